@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# replug: build the test kernel and guest, boot it, run every test.
+#
+#   make run     build everything, boot the guest, show a transition
+#   make check   run every test; ends with "N passed, N failed"
+#   make deps    install the Debian packages the build and tests need
+
+BUILD      := $(CURDIR)/build
+KSRC       := $(BUILD)/linux
+KOBJ       := $(BUILD)/obj
+TARBALL    := /usr/src/linux-source-6.12.tar.xz
+BZIMAGE    := $(KOBJ)/arch/x86/boot/bzImage
+INITRAMFS  := $(BUILD)/initramfs.cpio.gz
+JOBS       ?= $(shell echo $$(( $$(nproc) + 1 )))
+KMAKE      := $(MAKE) -C $(KSRC) O=$(KOBJ) ARCH=x86_64 CC="ccache gcc" \
+		HOSTCC="ccache gcc" -j$(JOBS)
+RUNNER     := python3 tools/testing/replug/run.py --kernel $(BZIMAGE) \
+		--initrd $(INITRAMFS) --kernel-src $(KSRC) --out $(BUILD)/test
+
+DEB_PACKAGES := linux-source-6.12 qemu-system-x86 busybox-static udev \
+	libkmod-dev libudev-dev kexec-tools e2fsprogs ccache sparse \
+	build-essential flex bison bc libelf-dev libssl-dev dwarves cpio \
+	rsync kmod python3 pkg-config git
+
+.PHONY: all deps tree kernel initramfs run check clean
+
+all: kernel initramfs
+
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+			grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "  APT     $$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+tree: deps
+	@scripts/prepare-tree.sh $(TARBALL) $(KSRC) $(CURDIR)
+
+# tinyconfig plus kernel/configs/replug.config, redone when either the
+# fragment or the Kconfig files the series touches change.
+$(KOBJ)/.config: kernel/configs/replug.config patches/series $(wildcard patches/*.patch) | tree
+	@mkdir -p $(KOBJ)
+	$(KMAKE) -s tinyconfig
+	$(KMAKE) -s replug.config
+	@scripts/check-config.sh kernel/configs/replug.config $@
+
+kernel: tree $(KOBJ)/.config
+	$(KMAKE) bzImage
+
+initramfs: kernel
+	@echo "  GEN     $(INITRAMFS)"
+	@scripts/mkinitramfs.sh $(CURDIR) $(BUILD)/initramfs $(INITRAMFS)
+
+run: deps kernel initramfs
+	$(RUNNER) boot --console --tests udev,s2idle,s3
+
+# The harness's own unit tests, then every guest boot (tools/testing/replug).
+check: deps kernel initramfs
+	$(RUNNER) check
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the guest's initramfs: busybox-static, the real systemd-udevd and
+# udevadm with the distribution's rules plus udev-rules/, kexec, the guest
+# test scripts, and whatever extra programs are named (pmtest).
+#
+# Usage: mkinitramfs.sh PROJECTDIR STAGEDIR OUTPUT [PROGRAM...]
+set -euo pipefail
+
+project=$(realpath "$1") stage=$2 out=$3
+shift 3
+
+rm -rf "$stage"
+mkdir -p "$stage"/{bin,sbin,dev,proc,sys,run,tmp,mnt,etc/udev/rules.d,usr/lib/udev,usr/lib/systemd/network,lib64,var}
+
+copy_with_libs() {
+	local bin=$1 dest=$2 lib
+	install -D -m 0755 "$bin" "$stage$dest"
+	for lib in $(ldd "$bin" 2>/dev/null | grep -o '/[^ ]*' || true); do
+		[ -e "$stage$lib" ] || install -D -m 0755 "$lib" "$stage$lib"
+	done
+}
+
+install -m 0755 /bin/busybox "$stage/bin/busybox"
+for applet in $(/bin/busybox --list); do
+	[ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
+done
+
+copy_with_libs /usr/lib/systemd/systemd-udevd /usr/lib/systemd/systemd-udevd
+copy_with_libs /usr/bin/udevadm /usr/bin/udevadm
+copy_with_libs /usr/sbin/kexec /usr/sbin/kexec
+cp -a /usr/lib/udev/rules.d "$stage/usr/lib/udev/"
+cp -a /usr/lib/udev/hwdb.bin "$stage/usr/lib/udev/" 2>/dev/null || true
+cp /usr/lib/systemd/network/99-default.link "$stage/usr/lib/systemd/network/"
+for helper in ata_id scsi_id cdrom_id; do
+	[ ! -x "/usr/lib/udev/$helper" ] ||
+		copy_with_libs "/usr/lib/udev/$helper" "/usr/lib/udev/$helper"
+done
+if compgen -G "$project/udev-rules/*.rules" >/dev/null; then
+	cp "$project"/udev-rules/*.rules "$stage/etc/udev/rules.d/"
+fi
+echo 'root:x:0:0:root:/root:/bin/sh' > "$stage/etc/passwd"
+printf 'root:x:0:\ndisk:x:6:\ninput:x:101:\nkvm:x:102:\n' > "$stage/etc/group"
+
+for prog in "$@"; do
+	copy_with_libs "$prog" "/usr/bin/$(basename "$prog")"
+done
+
+cp -a "$project/tools/testing/replug/guest" "$stage/replug"
+install -m 0755 "$project/tools/testing/replug/guest/init" "$stage/init"
+
+(cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 > "$out.tmp"
+mv "$out.tmp" "$out"

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Lay out the kernel tree replug builds: the Debian linux-source-6.12
+# tarball as a git repository (tag "base"), the patches/ series committed on
+# top with "git am", and the project's own kernel files overlaid.
+#
+# Only files whose content changed are rewritten, so a one-line edit in the
+# project rebuilds one object, and a change to the series rebuilds only the
+# files the patches touch.
+#
+# Usage: prepare-tree.sh TARBALL SRCDIR PROJECTDIR
+set -euo pipefail
+
+tarball=$1 src=$(realpath -m "$2") project=$(realpath "$3")
+git_in() { git -C "$1" -c user.name=replug -c user.email=replug@localhost "${@:2}"; }
+
+if [ ! -d "$src/.git" ]; then
+	echo "  UNPACK  $tarball"
+	rm -rf "$src.tmp"
+	mkdir -p "$src.tmp"
+	tar -C "$src.tmp" --strip-components=1 -xf "$tarball"
+	git_in "$src.tmp" init -q
+	git_in "$src.tmp" add -A -f
+	git_in "$src.tmp" commit -q -m "Linux $(make -s -C "$src.tmp" kernelversion) (Debian linux-source-6.12)"
+	git_in "$src.tmp" tag base
+	mv "$src.tmp" "$src"
+fi
+
+patch_list() { grep -v -e '^#' -e '^$' "$project/patches/series" || true; }
+series_id=$( (cat "$project/patches/series"; cd "$project/patches" &&
+	patch_list | xargs -r cat) | sha1sum | cut -d' ' -f1)
+if [ "$(cat "$src/.replug-series" 2>/dev/null)" != "$series_id" ]; then
+	echo "  PATCH   patches/series"
+	git_in "$src" am --abort >/dev/null 2>&1 || true
+	git_in "$src" reset -q --hard base
+	patch_list | while read -r p; do
+		git_in "$src" am -q --whitespace=nowarn "$project/patches/$p" ||
+			{ echo "patches/$p does not apply" >&2; exit 1; }
+	done
+	echo "$series_id" > "$src/.replug-series"
+fi
+
+# The overlay: new files of the project, copied only when their content
+# differs so that make sees a new mtime only on what really changed.
+for dir in drivers include kernel; do
+	[ ! -d "$project/$dir" ] || rsync -r --checksum "$project/$dir/" "$src/$dir/"
+done

@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shell helpers shared by the guest init and the guest tests.
+
+cmdline_value() {
+	local word
+	for word in $(cat /proc/cmdline); do
+		case "$word" in
+		"$1"=*) echo "${word#*=}"; return 0 ;;
+		esac
+	done
+	return 1
+}
+
+udev_start() {
+	/usr/lib/systemd/systemd-udevd --daemon --resolve-names=never
+	udevadm trigger --type=subsystems --action=add
+	udevadm trigger --type=devices --action=add
+	udevadm settle --timeout=60
+}
+
+# --- KTAP output: each test prints its own result lines on stdout. ---
+ktap_case=0
+ktap_failed=0
+
+# ktap_result NAME CONDITION-EXIT-STATUS [DIAGNOSTIC]
+ktap_result() {
+	ktap_case=$((ktap_case + 1))
+	if [ "$2" -eq 0 ]; then
+		echo "ok $ktap_case $1"
+	else
+		ktap_failed=$((ktap_failed + 1))
+		[ -z "$3" ] || echo "$3" | sed 's/^/# /'
+		echo "not ok $ktap_case $1"
+	fi
+}
+
+# expect NAME COMMAND...: one assertion, the command's exit status.
+expect() {
+	local name=$1 out
+	shift
+	out=$("$@" 2>&1)
+	ktap_result "$name" $? "$out"
+}
+
+# expect_eq NAME WANT GOT
+expect_eq() {
+	[ "$2" = "$3" ]
+	ktap_result "$1" $? "want '$2', got '$3'"
+}
+
+# Every device the driver model knows, one line each, by bus identity:
+# its bus, its topology path with the enumeration instance numbers that a
+# re-enumeration may hand out differently taken out, and its modalias.
+inventory() {
+	local link bus path alias
+	for link in /sys/bus/*/devices/*; do
+		bus=${link#/sys/bus/}
+		bus=${bus%%/*}
+		path=$(readlink -f "$link")
+		path=${path#/sys/devices/}
+		alias=$(cat "$path/modalias" 2>/dev/null || cat "/sys/devices/$path/modalias" 2>/dev/null)
+		echo "$bus $path $alias"
+	done | sed -E 's/(virtio|host|target|ata|input|usb|rtc)[0-9]+/\1N/g' | sort
+}
+
+# Run one test script and report it as a KTAP subtest numbered $2.
+run_one_test() {
+	local name=$1 number=$2 out=/tmp/ktap.$1 status
+	(
+		ktap_case=0 ktap_failed=0
+		. "/replug/tests/$name.sh" || exit 1
+		[ "$ktap_case" -gt 0 ] || { echo "# $name asserted nothing"; exit 1; }
+		exit "$ktap_failed"
+	) > "$out" 2>&1
+	status=$?
+	echo "    KTAP version 1"
+	echo "    # Subtest: $name"
+	echo "    1..$(grep -c '^\(not \)\?ok ' "$out")"
+	sed 's/^/    /' "$out"
+	if [ $status -eq 0 ]; then
+		echo "ok $number $name"
+	else
+		echo "not ok $number $name"
+	fi
+}
+
+# Print the KUnit suites that ran at boot, from debugfs, renumbered as
+# subtests of the guest's document.
+kunit_suites() {
+	ls /sys/kernel/debug/kunit 2>/dev/null
+}
+
+print_kunit_suite() {
+	sed -e '1,2d' -e "\$s/^\(\(not \)\?ok\) 1 /\1 $2 /" \
+		"/sys/kernel/debug/kunit/$1/results"
+}
+
+run_all_tests() {
+	local out=$1 suites n=0 name
+	shift
+	suites=$(kunit_suites)
+	{
+		echo "KTAP version 1"
+		echo "1..$(($(echo $suites | wc -w) + $#))"
+		for name in $suites; do
+			n=$((n + 1))
+			print_kunit_suite "$name" "$n"
+		done
+	} > "$out"
+	for name in "$@"; do
+		n=$((n + 1))
+		echo "replug guest: running $name"
+		run_one_test "$name" "$n" > "$out"
+	done
+}

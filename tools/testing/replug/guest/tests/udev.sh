@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: GPL-2.0
+# The guest's udev: the real systemd-udevd handled the coldplug events, and
+# network interfaces got their predictable names from 80-net-setup-link.
+
+expect "systemd-udevd runs" pidof systemd-udevd
+expect "udev queue settles" udevadm settle --timeout=30
+expect "virtio-blk data disk has a udev database entry" \
+	udevadm info --query=property --name=/dev/vda
+nics=$(ls /sys/class/net | grep -v '^lo$' | tr '\n' ' ')
+expect_eq "four NICs present" 4 "$(echo $nics | wc -w)"
+expect "NICs carry predictable names ($nics)" \
+	sh -c "! echo '$nics' | grep -qw 'eth[0-9]*'"

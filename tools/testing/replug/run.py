@@ -1,0 +1,320 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Boot the replug test guest in QEMU and collect its KTAP results.
+
+Each boot gets fresh disk images, a console log, a KTAP channel on the
+second serial port and a QMP socket.  The host wakes the guest from S3
+when QMP reports SUSPEND.  Results are parsed with the kernel's own
+kunit_parser (tools/testing/kunit), and a hung, panicked or silent guest
+is a failure with its console shown, never a stuck run.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PANIC_RE = re.compile(r'Kernel panic - not syncing|BUG: |WARNING: CPU:|Oops:')
+DONE_MARK = 'REPLUG-GUEST-DONE'
+
+
+@dataclass
+class Disk:
+	"""A guest disk image, made fresh for each boot."""
+	name: str
+	size_mib: int
+	ext4_label: str = ''
+
+
+DISKS = [
+	Disk('data', 64, 'replug-data'),
+	Disk('swap', 64),
+	Disk('sata', 32, 'replug-sata'),
+	Disk('usb', 16, 'replug-usb'),
+]
+
+
+def qemu_devices(disk_dir: Path) -> list[str]:
+	"""The default devices: real hardware models driven by in-tree drivers.
+
+	The NICs share one QEMU hub with no host backend, so no frame leaves
+	QEMU.
+	"""
+	img = {d.name: disk_dir / f'{d.name}.img' for d in DISKS}
+	return [
+		'-netdev', 'hubport,id=n0,hubid=0',
+		'-device', 'virtio-net-pci,netdev=n0,mac=52:54:00:00:00:10',
+		'-netdev', 'hubport,id=n1,hubid=0',
+		'-device', 'e1000,netdev=n1,mac=52:54:00:00:00:11',
+		'-device', 'pcie-root-port,id=rp1,chassis=1,slot=1',
+		'-netdev', 'hubport,id=n2,hubid=0',
+		'-device', 'e1000e,netdev=n2,bus=rp1,mac=52:54:00:00:00:12',
+		'-drive', f'if=none,id=data,format=raw,file={img["data"]}',
+		'-device', 'virtio-blk-pci,drive=data,serial=replug-data',
+		'-drive', f'if=none,id=swap,format=raw,file={img["swap"]}',
+		'-device', 'virtio-blk-pci,drive=swap,serial=replug-swap',
+		'-drive', f'if=none,id=sata,format=raw,file={img["sata"]}',
+		'-device', 'ide-hd,drive=sata,bus=ide.0,serial=replug-sata',
+		'-device', 'qemu-xhci,id=xhci',
+		'-device', 'usb-kbd,bus=xhci.0',
+		'-drive', f'if=none,id=usbdisk,format=raw,file={img["usb"]}',
+		'-device', 'usb-storage,drive=usbdisk,bus=xhci.0,serial=replug-usb',
+		'-device', 'virtio-rng-pci',
+	]
+
+
+def make_disks(disk_dir: Path) -> None:
+	disk_dir.mkdir(parents=True, exist_ok=True)
+	for disk in DISKS:
+		path = disk_dir / f'{disk.name}.img'
+		path.unlink(missing_ok=True)
+		with open(path, 'wb') as f:
+			f.truncate(disk.size_mib << 20)
+		if disk.ext4_label:
+			subprocess.run(['mkfs.ext4', '-q', '-F', '-L', disk.ext4_label,
+					str(path)], check=True)
+
+
+class Qmp(threading.Thread):
+	"""Listens to QMP events and wakes the guest when it suspends."""
+
+	def __init__(self, path: Path, log: Path):
+		super().__init__(daemon=True)
+		self.path = path
+		self.log = open(log, 'w')
+		self.sock = None
+		self.suspends = 0
+
+	def connect(self, deadline: float) -> None:
+		while time.monotonic() < deadline:
+			try:
+				s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+				s.connect(str(self.path))
+				self.sock = s
+				self.reader = s.makefile('r')
+				self.reader.readline()
+				self.command('qmp_capabilities')
+				return
+			except (FileNotFoundError, ConnectionRefusedError):
+				time.sleep(0.1)
+		raise TimeoutError(f'QMP socket {self.path} never came up')
+
+	def command(self, name: str, **args) -> None:
+		msg = {'execute': name}
+		if args:
+			msg['arguments'] = args
+		self.log.write(f'-> {json.dumps(msg)}\n')
+		self.log.flush()
+		self.sock.sendall(json.dumps(msg).encode() + b'\n')
+
+	def run(self) -> None:
+		for line in self.reader:
+			self.log.write(f'<- {line}')
+			self.log.flush()
+			try:
+				msg = json.loads(line)
+			except json.JSONDecodeError:
+				continue
+			if msg.get('event') == 'SUSPEND':
+				self.suspends += 1
+				# Give the guest time to finish entering S3.
+				time.sleep(2)
+				self.command('system_wakeup')
+
+
+@dataclass
+class Boot:
+	"""One guest boot: what to run and where its logs go."""
+	name: str
+	kernel: Path
+	initrd: Path
+	out_dir: Path
+	tests: list[str]
+	timeout: int = 600
+	append: str = ''
+	echo_console: bool = False
+	console: list[str] = field(default_factory=list)
+	failure: str = ''
+
+	def qemu_cmd(self) -> list[str]:
+		append = ' '.join(filter(None, [
+			'console=ttyS0 panic=-1 loglevel=6',
+			f'replug.tests={",".join(self.tests)}' if self.tests else '',
+			self.append]))
+		return [
+			'qemu-system-x86_64', '-accel', 'tcg', '-M', 'q35',
+			'-global', 'ICH9-LPC.disable_s3=0', '-smp', '2', '-m', '1G',
+			'-kernel', str(self.kernel), '-initrd', str(self.initrd),
+			'-append', append, '-display', 'none', '-no-reboot',
+			'-serial', 'stdio',
+			'-serial', f'file:{self.out_dir / "ktap.log"}',
+			'-qmp', f'unix:{self.out_dir / "qmp.sock"},server=on,wait=off',
+		] + qemu_devices(self.out_dir)
+
+	def run(self) -> None:
+		if self.out_dir.exists():
+			shutil.rmtree(self.out_dir)
+		make_disks(self.out_dir)
+		cmd = self.qemu_cmd()
+		(self.out_dir / 'qemu.cmd').write_text(' '.join(cmd) + '\n')
+		deadline = time.monotonic() + self.timeout
+		proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+					stdout=subprocess.PIPE,
+					stderr=subprocess.STDOUT, text=True,
+					errors='replace')
+		qmp = Qmp(self.out_dir / 'qmp.sock', self.out_dir / 'qmp.log')
+		try:
+			qmp.connect(deadline)
+			qmp.start()
+		except (TimeoutError, OSError) as e:
+			self.failure = f'QMP: {e}'
+		timer = threading.Timer(self.timeout, self._timed_out, [proc])
+		timer.start()
+		self._read_console(proc)
+		proc.wait()
+		timer.cancel()
+		if not self.failure and not any(DONE_MARK in l for l in self.console):
+			self.failure = f'guest stopped before finishing (QEMU exit {proc.returncode})'
+
+	def _timed_out(self, proc: subprocess.Popen) -> None:
+		self.failure = f'guest did not finish within {self.timeout} s'
+		proc.kill()
+
+	def _read_console(self, proc: subprocess.Popen) -> None:
+		with open(self.out_dir / 'console.log', 'w') as log:
+			for line in proc.stdout:
+				log.write(line)
+				log.flush()
+				self.console.append(line.rstrip('\n'))
+				if self.echo_console:
+					sys.stdout.write(line)
+					sys.stdout.flush()
+				if PANIC_RE.search(line) and not self.failure:
+					self.failure = f'kernel reported: {line.strip()}'
+					# Let the rest of the report reach the log.
+					threading.Timer(3, proc.kill).start()
+
+	def ktap_lines(self) -> list[str]:
+		path = self.out_dir / 'ktap.log'
+		return path.read_text(errors='replace').splitlines() if path.exists() else []
+
+
+@dataclass
+class Tally:
+	passed: int = 0
+	failed: int = 0
+	skipped: int = 0
+
+	def line(self) -> str:
+		tail = f', {self.skipped} skipped' if self.skipped else ''
+		return f'{self.passed} passed, {self.failed} failed{tail}'
+
+
+def load_kunit_parser(kernel_src: Path):
+	sys.path.insert(0, str(kernel_src / 'tools' / 'testing' / 'kunit'))
+	import kunit_parser
+	return kunit_parser
+
+
+def count_ktap(parser, lines: list[str]):
+	"""Parse one KTAP document with the kernel's parser; return its Test."""
+	return parser.parse_run_tests(lines)
+
+
+def tally_boot(parser, boot: Boot, tally: Tally) -> None:
+	test = count_ktap(parser, boot.ktap_lines())
+	counts = test.counts
+	failed_cases = counts.failed + counts.crashed + counts.errors
+	tally.passed += counts.passed
+	tally.failed += failed_cases
+	tally.skipped += counts.skipped
+	if counts.passed + failed_cases + counts.skipped == 0 and not boot.failure:
+		boot.failure = 'guest reported no results'
+	if boot.failure:
+		tally.failed += 1
+		print(f'not ok - boot {boot.name}: {boot.failure}')
+		print(f'# last console lines ({boot.out_dir / "console.log"}):')
+		for line in boot.console[-40:]:
+			print(f'#   {line}')
+
+
+# What "make check" boots.  Each guest test is a script in guest/tests/.
+CHECK_BOOTS = [
+	# name, guest tests, extra kernel arguments, must the boot fail?
+	('stock-sleep', ['udev', 's2idle', 's3'], '', False),
+	# A guest whose init is missing panics: the harness must say so.
+	('harness-catches-panic', [], 'rdinit=/does-not-exist', True),
+]
+
+
+def run_boot(args, parser, name: str, tests: list[str], append: str,
+	     must_fail: bool, tally: Tally) -> None:
+	boot = Boot(name, args.kernel, args.initrd, args.out / name, tests,
+		    args.timeout, append, args.console)
+	print(f'# booting {name}: tests {",".join(tests) or "(none)"}, '
+	      f'logs in {boot.out_dir}', flush=True)
+	boot.run()
+	if not must_fail:
+		tally_boot(parser, boot, tally)
+		return
+	caught = bool(boot.failure)
+	print(f'{"ok" if caught else "not ok"} - harness reports the broken '
+	      f'guest {name} ({boot.failure or "no failure seen"})')
+	tally.passed += int(caught)
+	tally.failed += int(not caught)
+
+
+def run_unit_tests(kernel_src: Path, tally: Tally) -> None:
+	"""The harness's own unit tests (test_*.py beside this file)."""
+	import unittest
+	os.environ['REPLUG_KERNEL_SRC'] = str(kernel_src)
+	suite = unittest.defaultTestLoader.discover(str(Path(__file__).parent),
+						    pattern='test_*.py')
+	result = unittest.TextTestRunner(stream=sys.stdout, verbosity=2).run(suite)
+	failed = len(result.failures) + len(result.errors)
+	tally.passed += result.testsRun - failed
+	tally.failed += failed
+
+
+def main() -> int:
+	ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+	ap.add_argument('command', choices=['boot', 'check'],
+			help='boot: one guest with --tests; check: every boot of make check')
+	ap.add_argument('--kernel', type=Path, required=True, help='bzImage')
+	ap.add_argument('--initrd', type=Path, required=True, help='initramfs')
+	ap.add_argument('--kernel-src', type=Path, required=True,
+			help='kernel tree holding tools/testing/kunit')
+	ap.add_argument('--out', type=Path, required=True, help='log directory')
+	ap.add_argument('--tests', default='', help='guest tests, comma separated')
+	ap.add_argument('--append', default='', help='extra kernel arguments')
+	ap.add_argument('--timeout', type=int, default=600, help='seconds per boot')
+	ap.add_argument('--only', default='', help='check: run only these boots')
+	ap.add_argument('--console', action='store_true',
+			help='show the guest console while it runs')
+	args = ap.parse_args()
+
+	parser = load_kunit_parser(args.kernel_src)
+	tally = Tally()
+	if args.command == 'boot':
+		run_boot(args, parser, 'guest', [t for t in args.tests.split(',') if t],
+			 args.append, False, tally)
+	else:
+		run_unit_tests(args.kernel_src, tally)
+		only = set(filter(None, args.only.split(',')))
+		for name, tests, append, must_fail in CHECK_BOOTS:
+			if not only or name in only:
+				run_boot(args, parser, name, tests, append, must_fail, tally)
+	print(tally.line())
+	return 1 if tally.failed else 0
+
+
+if __name__ == '__main__':
+	sys.exit(main())

@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the host runner: a broken guest must turn the run red."""
+
+import contextlib
+import io
+import os
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+import run  # noqa: E402
+
+KERNEL_SRC = Path(os.environ.get('REPLUG_KERNEL_SRC', 'build/linux'))
+
+PASSING = '''KTAP version 1
+1..2
+    KTAP version 1
+    # Subtest: pm_intent
+    1..2
+    ok 1 pm_intent_suspend_test
+    ok 2 pm_intent_names_test
+ok 1 pm_intent
+    KTAP version 1
+    # Subtest: s3
+    1..1
+    ok 1 every device present before is present after
+ok 2 s3
+'''
+
+
+def tally_of(text: str, failure: str = '') -> run.Tally:
+	parser = run.load_kunit_parser(KERNEL_SRC)
+	boot = run.Boot('unit', Path('k'), Path('i'), Path('/nonexistent'), [])
+	boot.ktap_lines = lambda: text.splitlines()
+	boot.failure = failure
+	tally = run.Tally()
+	with contextlib.redirect_stdout(io.StringIO()):
+		run.tally_boot(parser, boot, tally)
+	return tally
+
+
+class TallyTest(unittest.TestCase):
+	def test_passing_document_counts_leaf_cases(self):
+		t = tally_of(PASSING)
+		self.assertEqual((t.passed, t.failed), (3, 0))
+
+	def test_failing_kunit_case_is_a_failure(self):
+		t = tally_of(PASSING.replace('    ok 2 pm_intent_names_test',
+					     '    not ok 2 pm_intent_names_test'))
+		self.assertEqual((t.passed, t.failed), (2, 1))
+
+	def test_guest_that_stops_mid_document_fails(self):
+		cut = PASSING[:PASSING.index('    # Subtest: s3')]
+		t = tally_of(cut, failure='guest stopped before finishing')
+		self.assertGreaterEqual(t.failed, 1)
+
+	def test_no_output_at_all_fails(self):
+		t = tally_of('')
+		self.assertEqual((t.passed, t.failed), (0, 1))
+
+	def test_closing_line_format(self):
+		self.assertEqual(run.Tally(5, 0).line(), '5 passed, 0 failed')
+		self.assertEqual(run.Tally(5, 1, 2).line(), '5 passed, 1 failed, 2 skipped')
+
+
+class PanicPatternTest(unittest.TestCase):
+	def test_kernel_reports_are_caught(self):
+		for line in ['[    2.1] Kernel panic - not syncing: VFS: Unable to mount root',
+			     '[    3.0] BUG: kernel NULL pointer dereference, address: 0',
+			     '[    4.0] WARNING: CPU: 1 PID: 1 at drivers/base/core.c:1 x+0x1/0x2']:
+			self.assertRegex(line, run.PANIC_RE)
+
+	def test_ordinary_lines_pass(self):
+		for line in ['[    1.0] PM: suspend entry (s2idle)',
+			     '[    1.1] ACPI: PM: Waking up from system sleep state S3']:
+			self.assertNotRegex(line, run.PANIC_RE)
+
+
+if __name__ == '__main__':
+	unittest.main()
