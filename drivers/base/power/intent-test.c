@@ -254,16 +254,6 @@ static void pm_intent_uevent_hibernate_test(struct kunit *test)
 	expect_env(test, env, want, ARRAY_SIZE(want));
 }
 
-static void pm_intent_uevent_full_env_test(struct kunit *test)
-{
-	struct kobj_uevent_env *env = alloc_env(test);
-	struct pm_intent intent;
-
-	pm_intent_init_system(&intent, PM_TRANSITION_KEXEC);
-	env->envp_idx = UEVENT_NUM_ENVP - 1;
-	KUNIT_EXPECT_EQ(test, pm_intent_add_uevent_vars(&intent, env), -ENOMEM);
-}
-
 static struct kunit_case pm_intent_test_cases[] = {
 	KUNIT_CASE(pm_intent_suspend_test),
 	KUNIT_CASE(pm_intent_hibernate_test),
@@ -272,7 +262,6 @@ static struct kunit_case pm_intent_test_cases[] = {
 	KUNIT_CASE(pm_intent_names_test),
 	KUNIT_CASE(pm_intent_uevent_suspend_test),
 	KUNIT_CASE(pm_intent_uevent_hibernate_test),
-	KUNIT_CASE(pm_intent_uevent_full_env_test),
 	{}
 };
 

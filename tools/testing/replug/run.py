@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+HOST_REQUEST_RE = re.compile(r'REPLUG-HOST: (\S+)')
 PANIC_RE = re.compile(r'Kernel panic - not syncing|BUG: |WARNING: CPU:|Oops:')
 DONE_MARK = 'REPLUG-GUEST-DONE'
 
@@ -115,6 +116,20 @@ class Qmp(threading.Thread):
 		self.log.flush()
 		self.sock.sendall(json.dumps(msg).encode() + b'\n')
 
+	def press_power_button_until(self, awake: threading.Event) -> None:
+		"""Wake a guest from suspend-to-idle with the ACPI power button.
+
+		QEMU raises the ACPI RTC wake event only from S3, so the RTC alarm
+		cannot end an s2idle under QEMU; the power button's fixed event
+		can.  The first press comes once the guest has had time to get
+		into s2idle; a press that came too early aborts the suspend, and
+		the guest test reports that.
+		"""
+		for _ in range(5):
+			if awake.wait(3):
+				return
+			self.command('system_powerdown')
+
 	def run(self) -> None:
 		for line in self.reader:
 			self.log.write(f'<- {line}')
@@ -143,10 +158,12 @@ class Boot:
 	echo_console: bool = False
 	console: list[str] = field(default_factory=list)
 	failure: str = ''
+	qmp: Qmp | None = None
+	awake: threading.Event = field(default_factory=threading.Event)
 
 	def qemu_cmd(self) -> list[str]:
 		append = ' '.join(filter(None, [
-			'console=ttyS0 panic=-1 loglevel=6',
+			'console=ttyS0 panic=-1 loglevel=7',
 			f'replug.tests={",".join(self.tests)}' if self.tests else '',
 			self.append]))
 		return [
@@ -174,6 +191,7 @@ class Boot:
 		try:
 			qmp.connect(deadline)
 			qmp.start()
+			self.qmp = qmp
 		except (TimeoutError, OSError) as e:
 			self.failure = f'QMP: {e}'
 		timer = threading.Timer(self.timeout, self._timed_out, [proc])
@@ -183,6 +201,18 @@ class Boot:
 		timer.cancel()
 		if not self.failure and not any(DONE_MARK in l for l in self.console):
 			self.failure = f'guest stopped before finishing (QEMU exit {proc.returncode})'
+
+	def _host_request(self, line: str) -> None:
+		"""Act on a request the guest printed on its console."""
+		m = HOST_REQUEST_RE.search(line)
+		if not m or not self.qmp:
+			return
+		if m.group(1) == 'wake-from-s2idle':
+			self.awake.clear()
+			threading.Thread(target=self.qmp.press_power_button_until,
+					 args=(self.awake,), daemon=True).start()
+		elif m.group(1) == 'awake':
+			self.awake.set()
 
 	def _timed_out(self, proc: subprocess.Popen) -> None:
 		self.failure = f'guest did not finish within {self.timeout} s'
@@ -197,6 +227,7 @@ class Boot:
 				if self.echo_console:
 					sys.stdout.write(line)
 					sys.stdout.flush()
+				self._host_request(line)
 				if PANIC_RE.search(line) and not self.failure:
 					self.failure = f'kernel reported: {line.strip()}'
 					# Let the rest of the report reach the log.
