@@ -13,6 +13,7 @@ TARBALL    := /usr/src/linux-source-6.12.tar.xz
 BZIMAGE    := $(KOBJ)/arch/x86/boot/bzImage
 INITRAMFS  := $(BUILD)/initramfs.cpio.gz
 JOBS       ?= $(shell echo $$(( $$(nproc) + 1 )))
+export CCACHE_BASEDIR := $(CURDIR)
 KMAKE      := $(MAKE) -C $(KSRC) O=$(KOBJ) ARCH=x86_64 CC="ccache gcc" \
 		HOSTCC="ccache gcc" -j$(JOBS)
 RUNNER     := python3 tools/testing/replug/run.py --kernel $(BZIMAGE) \
@@ -23,7 +24,7 @@ DEB_PACKAGES := linux-source-6.12 qemu-system-x86 busybox-static udev \
 	build-essential flex bison bc libelf-dev libssl-dev dwarves cpio \
 	rsync kmod python3 pkg-config git
 
-.PHONY: all deps tree kernel initramfs run check clean
+.PHONY: all deps tree export-patches kernel initramfs run check clean
 
 all: kernel initramfs
 
@@ -39,6 +40,10 @@ deps:
 
 tree: deps
 	@scripts/prepare-tree.sh $(TARBALL) $(KSRC) $(CURDIR)
+
+# After committing a change to an existing kernel file in build/linux.
+export-patches:
+	@scripts/prepare-tree.sh --export $(KSRC) $(CURDIR)
 
 # tinyconfig plus kernel/configs/replug.config, redone when either the
 # fragment or the Kconfig files the series touches change.
@@ -56,7 +61,7 @@ initramfs: kernel
 	@scripts/mkinitramfs.sh $(CURDIR) $(BUILD)/initramfs $(INITRAMFS)
 
 run: deps kernel initramfs
-	$(RUNNER) boot --console --tests udev,s2idle,s3
+	$(RUNNER) boot --console --tests udev,replug-s3
 
 # The harness's own unit tests, then every guest boot (tools/testing/replug).
 check: deps kernel initramfs

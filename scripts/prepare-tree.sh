@@ -10,8 +10,19 @@
 # files the patches touch.
 #
 # Usage: prepare-tree.sh TARBALL SRCDIR PROJECTDIR
+#        prepare-tree.sh --export SRCDIR PROJECTDIR
+#
+# --export goes the other way: the commits made on top of "base" in SRCDIR
+# become patches/ and patches/series, and SRCDIR is marked as carrying
+# them, so that the next build does not re-apply (and rebuild) anything.
 set -euo pipefail
 
+export_series=0
+if [ "$1" = --export ]; then
+	export_series=1
+	shift
+	set -- "" "$@"
+fi
 tarball=$1 src=$(realpath -m "$2") project=$(realpath "$3")
 git_in() { git -C "$1" -c user.name=replug -c user.email=replug@localhost "${@:2}"; }
 
@@ -30,6 +41,21 @@ fi
 patch_list() { grep -v -e '^#' -e '^$' "$project/patches/series" || true; }
 series_id=$( (cat "$project/patches/series"; cd "$project/patches" &&
 	patch_list | xargs -r cat) | sha1sum | cut -d' ' -f1)
+if [ $export_series = 1 ]; then
+	rm -f "$project"/patches/*.patch
+	git -C "$src" format-patch -q --zero-commit --no-signature \
+		-o "$project/patches" base..HEAD
+	{
+		echo '# replug patch series, applied in order on the 6.12 tree'
+		(cd "$project/patches" && ls -- *.patch)
+	} > "$project/patches/series"
+	series_id=$( (cat "$project/patches/series"; cd "$project/patches" &&
+		patch_list | xargs -r cat) | sha1sum | cut -d' ' -f1)
+	echo "$series_id" > "$src/.replug-series"
+	echo "  EXPORT  $(patch_list | wc -l) patches"
+	exit 0
+fi
+
 if [ "$(cat "$src/.replug-series" 2>/dev/null)" != "$series_id" ]; then
 	echo "  PATCH   patches/series"
 	git_in "$src" am --abort >/dev/null 2>&1 || true

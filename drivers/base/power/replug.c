@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * replug: system sleep as a hot-remove, resume as a re-enumeration.
+ *
+ * On the way down every device is offered the system intent, children and
+ * consumers first (dpm_list backwards).  A device then goes away with the
+ * PCI function it hangs off, through the bus's own hot-remove path, or is
+ * kept in place by an explicit policy and sleeps the classic way.  On the
+ * way up the buses that lost devices are rescanned, so the hardware comes
+ * back as new struct devices, probed from scratch, whose ADD uevents carry
+ * PM_REPLUG=1 and the intent.
+ *
+ * Everything here runs under system_transition_mutex, one transition at a
+ * time; replug.lock only guards what the driver core reads from other
+ * contexts while a cycle is open (uevents, probes on other threads).
+ */
+
+#define pr_fmt(fmt) "PM: replug: " fmt
+
+#include <linux/blkdev.h>
+#include <linux/cleanup.h>
+#include <linux/device.h>
+#include <linux/kobject.h>
+#include <linux/lockdep.h>
+#include <linux/pci.h>
+#include <linux/pm/replug.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/suspend.h>
+#include <linux/sysfs.h>
+#include <linux/workqueue.h>
+
+#include "power.h"
+
+/*
+ * Devices that appear this long after a resume are still taken as part of
+ * its re-enumeration: USB and other buses behind the rescanned ones find
+ * their devices from worker threads, well after the resume has returned.
+ */
+#define REPLUG_WINDOW_MS	30000
+
+enum replug_mode {
+	REPLUG_MODE_CLASSIC,
+	REPLUG_MODE_REPLUG,
+};
+
+static const char * const replug_mode_names[] = {
+	[REPLUG_MODE_CLASSIC]	= "classic",
+	[REPLUG_MODE_REPLUG]	= "replug",
+};
+
+static const char * const replug_policy_names[] = {
+	[PM_REPLUG_AUTO]	= "auto",
+	[PM_REPLUG_REMOVE]	= "remove",
+	[PM_REPLUG_KEEP]	= "keep",
+};
+
+/* A PCI bus that lost devices, and the bridge new devices appear under. */
+struct replug_bus {
+	struct list_head node;
+	struct pci_bus *bus;
+	struct device *bridge;
+};
+
+static struct {
+	spinlock_t lock;
+	/* Under @lock: what the driver core looks at while a cycle is open. */
+	struct pm_intent intent;
+	unsigned int open_cycle;
+	struct device *removing;
+	struct list_head buses;
+
+	/* Under system_transition_mutex. */
+	enum replug_mode mode;
+	unsigned int cycles;
+	struct device **notified;
+	size_t nr_notified;
+	unsigned int removed;
+	unsigned int kept;
+	struct delayed_work close_window;
+} replug = {
+	.lock = __SPIN_LOCK_UNLOCKED(replug.lock),
+	.buses = LIST_HEAD_INIT(replug.buses),
+	.mode = REPLUG_MODE_CLASSIC,
+};
+
+static bool replug_under(const struct device *dev, const struct device *top)
+{
+	for (; dev; dev = dev->parent)
+		if (dev == top)
+			return true;
+	return false;
+}
+
+/* Bridges hold the hierarchy together; only endpoints are taken away. */
+static bool replug_pci_removable(struct pci_dev *pdev)
+{
+	return (pdev->class >> 16) != PCI_BASE_CLASS_BRIDGE;
+}
+
+/*
+ * The unit a device is removed and rediscovered with: the PCI function it
+ * hangs off.  NULL for a device with no way to be rediscovered.
+ */
+static struct pci_dev *replug_unit_of(struct device *dev)
+{
+	for (; dev; dev = dev->parent)
+		if (dev_is_pci(dev) && replug_pci_removable(to_pci_dev(dev)))
+			return to_pci_dev(dev);
+	return NULL;
+}
+
+/* A disk or partition claimed by a mounted filesystem, swap, md or dm. */
+static bool replug_in_use(struct device *dev)
+{
+	return dev->class == &block_class &&
+	       READ_ONCE(dev_to_bdev(dev)->bd_holder);
+}
+
+static bool replug_wants_keep(struct device *dev)
+{
+	switch (READ_ONCE(dev->power.replug_policy)) {
+	case PM_REPLUG_KEEP:
+		return true;
+	case PM_REPLUG_REMOVE:
+		return false;
+	default:
+		return replug_in_use(dev);
+	}
+}
+
+static void replug_open_cycle(const struct pm_intent *intent)
+{
+	guard(spinlock)(&replug.lock);
+	replug.intent = *intent;
+	replug.open_cycle = intent->cycle;
+}
+
+static void replug_close_cycle(struct work_struct *work)
+{
+	struct replug_bus *rb, *next;
+	LIST_HEAD(buses);
+
+	scoped_guard(spinlock, &replug.lock) {
+		replug.open_cycle = 0;
+		list_splice_init(&replug.buses, &buses);
+	}
+	list_for_each_entry_safe(rb, next, &buses, node) {
+		put_device(rb->bridge);
+		pci_bus_put(rb->bus);
+		kfree(rb);
+	}
+}
+
+/* Remember the bus of a device about to go, to rescan it later. */
+static int replug_note_bus(struct pci_bus *bus)
+{
+	struct replug_bus *rb;
+
+	list_for_each_entry(rb, &replug.buses, node)
+		if (rb->bus == bus)
+			return 0;
+
+	rb = kzalloc(sizeof(*rb), GFP_KERNEL);
+	if (!rb)
+		return -ENOMEM;
+	rb->bus = pci_bus_get(bus);
+	rb->bridge = get_device(bus->bridge);
+	scoped_guard(spinlock, &replug.lock)
+		list_add_tail(&rb->node, &replug.buses);
+	return 0;
+}
+
+static int replug_remove_unit(struct pci_dev *pdev)
+{
+	int error;
+
+	error = replug_note_bus(pdev->bus);
+	if (error)
+		return error;
+
+	scoped_guard(spinlock, &replug.lock)
+		replug.removing = &pdev->dev;
+	pci_stop_and_remove_bus_device_locked(pdev);
+	scoped_guard(spinlock, &replug.lock)
+		replug.removing = NULL;
+	replug.removed++;
+	return 0;
+}
+
+static void replug_rescan(void)
+{
+	struct replug_bus *rb;
+
+	/* The list only grows under system_transition_mutex, which we hold. */
+	list_for_each_entry(rb, &replug.buses, node) {
+		pci_lock_rescan_remove();
+		pci_rescan_bus(rb->bus);
+		pci_unlock_rescan_remove();
+	}
+}
+
+static int replug_call_unplug(struct device *dev, const struct pm_intent *intent)
+{
+	const struct dev_pm_ops *pm;
+	int error;
+
+	guard(device)(dev);
+	pm = dev->driver ? dev->driver->pm : NULL;
+	if (!pm || !pm->unplug)
+		return 0;
+
+	error = pm->unplug(dev, intent);
+	if (error)
+		dev_err(dev, "refused to unplug for %s: %pe\n",
+			pm_transition_name(intent->transition), ERR_PTR(error));
+	return error;
+}
+
+static void replug_call_replugged(struct device *dev,
+				  const struct pm_intent *intent)
+{
+	const struct dev_pm_ops *pm;
+
+	guard(device)(dev);
+	pm = dev->driver ? dev->driver->pm : NULL;
+	if (pm && pm->replugged)
+		pm->replugged(dev, intent);
+}
+
+/*
+ * Every device in dpm_list order, each with a reference: parents before
+ * children and suppliers before consumers, so walking it backwards visits
+ * children and consumers first.
+ */
+static struct device **replug_snapshot(size_t *count)
+{
+	struct device **devs, *dev;
+	size_t n = 0;
+
+	device_pm_lock();
+	list_for_each_entry(dev, &dpm_list, power.entry)
+		n++;
+	devs = kvmalloc_array(n, sizeof(*devs), GFP_KERNEL);
+	if (devs) {
+		n = 0;
+		list_for_each_entry(dev, &dpm_list, power.entry)
+			devs[n++] = get_device(dev);
+		*count = n;
+	}
+	device_pm_unlock();
+	return devs;
+}
+
+static void replug_put_all(struct device **devs, size_t count)
+{
+	while (count)
+		put_device(devs[--count]);
+	kvfree(devs);
+}
+
+/*
+ * A unit is pinned when one of its devices must stay; units are few, so a
+ * linear search of the pinned ones is cheaper than anything cleverer.
+ */
+static bool replug_pinned(struct pci_dev **pinned, size_t nr, struct pci_dev *unit)
+{
+	while (nr)
+		if (pinned[--nr] == unit)
+			return true;
+	return false;
+}
+
+static int replug_walk(struct device **devs, size_t count,
+		       const struct pm_intent *intent)
+{
+	struct pci_dev **pinned __free(kfree) = NULL;
+	size_t nr_pinned = 0, i;
+	struct pci_dev *unit;
+	int error;
+
+	pinned = kcalloc(count, sizeof(*pinned), GFP_KERNEL);
+	if (!pinned)
+		return -ENOMEM;
+
+	/*
+	 * Backwards through dpm_list, a unit comes after every device below
+	 * it, so its fate is known when the walk gets to it.
+	 */
+	for (i = count; i--; ) {
+		struct device *dev = devs[i];
+
+		if (!device_is_registered(dev))
+			continue;
+		error = replug_call_unplug(dev, intent);
+		if (error)
+			return error;
+
+		unit = replug_unit_of(dev);
+		if (unit && replug_wants_keep(dev) &&
+		    !replug_pinned(pinned, nr_pinned, unit))
+			pinned[nr_pinned++] = unit;
+
+		if (unit && dev == &unit->dev &&
+		    !replug_pinned(pinned, nr_pinned, unit)) {
+			error = replug_remove_unit(unit);
+			if (error)
+				return error;
+			continue;
+		}
+		replug.notified[replug.nr_notified++] = get_device(dev);
+	}
+	return 0;
+}
+
+/* Tell every device that got unplug() and is still here that it is back. */
+static void replug_notify_kept(const struct pm_intent *intent)
+{
+	while (replug.nr_notified) {
+		struct device *dev = replug.notified[--replug.nr_notified];
+
+		if (device_is_registered(dev)) {
+			replug_call_replugged(dev, intent);
+			replug.kept++;
+		}
+		put_device(dev);
+	}
+	kvfree(replug.notified);
+	replug.notified = NULL;
+}
+
+/**
+ * pm_replug_unplug - take every device away for a system transition
+ * @intent: why; its @cycle is filled in here.
+ *
+ * Offers @intent to every device's &dev_pm_ops.unplug, children and
+ * consumers before parents and suppliers, and removes each device whose
+ * policy allows it together with the PCI function it hangs off.  The
+ * devices that stay (by policy, or for lack of a way to rediscover them)
+ * go through the classic dev_pm_ops path afterwards.  In classic mode, or
+ * when pm_test stops at the freezer, nothing happens.
+ *
+ * Must be called with user space frozen and kernel threads running, with
+ * system_transition_mutex held; pm_replug_replug() undoes it.
+ *
+ * Return: 0, or the error of the device that refused, in which case every
+ * device already removed has been brought back and the transition must
+ * be abandoned.
+ */
+int pm_replug_unplug(struct pm_intent *intent)
+{
+	struct device **devs;
+	size_t count;
+	int error;
+
+	lockdep_assert_held(&system_transition_mutex);
+	if (READ_ONCE(replug.mode) != REPLUG_MODE_REPLUG ||
+	    intent->test == PM_INTENT_TEST_FREEZER)
+		return 0;
+
+	cancel_delayed_work_sync(&replug.close_window);
+	replug_close_cycle(NULL);
+	intent->cycle = ++replug.cycles;
+	replug.removed = 0;
+	replug.kept = 0;
+
+	devs = replug_snapshot(&count);
+	if (!devs)
+		return -ENOMEM;
+	replug.notified = kvmalloc_array(count, sizeof(*replug.notified),
+					 GFP_KERNEL);
+	if (!replug.notified) {
+		replug_put_all(devs, count);
+		return -ENOMEM;
+	}
+
+	pr_info("cycle %u: unplugging for %s\n", intent->cycle,
+		pm_transition_name(intent->transition));
+	replug_open_cycle(intent);
+	error = replug_walk(devs, count, intent);
+	replug_put_all(devs, count);
+	if (error) {
+		pr_err("cycle %u: unplug failed, bringing %u removed devices back\n",
+		       intent->cycle, replug.removed);
+		pm_replug_replug(intent);
+		return error;
+	}
+	pr_info("cycle %u: %u devices removed\n", intent->cycle, replug.removed);
+	return 0;
+}
+
+/**
+ * pm_replug_replug - bring the hardware back after a system transition
+ * @intent: the intent pm_replug_unplug() was given.
+ *
+ * Rescans every bus that lost devices, so that they are found and probed
+ * as new hardware, and calls &dev_pm_ops.replugged for the devices that
+ * were kept.  Devices that appear behind the rescanned buses in the next
+ * REPLUG_WINDOW_MS are tagged as replugged too.
+ *
+ * Must be called with kernel threads running and user space still frozen.
+ */
+void pm_replug_replug(const struct pm_intent *intent)
+{
+	lockdep_assert_held(&system_transition_mutex);
+	if (!replug.notified)
+		return;
+
+	replug_rescan();
+	replug_notify_kept(intent);
+	pr_info("cycle %u: buses rescanned, %u devices kept\n", intent->cycle,
+		replug.kept);
+	schedule_delayed_work(&replug.close_window,
+			      msecs_to_jiffies(REPLUG_WINDOW_MS));
+}
+
+/**
+ * pm_replug_device_added - tag a new device that is part of a replug
+ * @dev: the device being added, not yet announced to user space.
+ *
+ * A device is part of the open replug cycle when it appears under a bridge
+ * whose bus was rescanned, or under a device that is itself part of it.
+ */
+void pm_replug_device_added(struct device *dev)
+{
+	struct device *parent = dev->parent;
+	struct replug_bus *rb;
+
+	if (!parent)
+		return;
+
+	guard(spinlock)(&replug.lock);
+	if (!replug.open_cycle)
+		return;
+	if (parent->power.replug_cycle == replug.open_cycle) {
+		dev->power.replug_cycle = replug.open_cycle;
+		return;
+	}
+	list_for_each_entry(rb, &replug.buses, node) {
+		if (rb->bridge == parent) {
+			dev->power.replug_cycle = replug.open_cycle;
+			return;
+		}
+	}
+}
+
+/**
+ * pm_replug_driver_bound - a replugged device found its driver
+ * @dev: the device, with its driver bound and the device lock held.
+ *
+ * Calls &dev_pm_ops.replugged with the intent of the transition that took
+ * the device's predecessor away.
+ */
+void pm_replug_driver_bound(struct device *dev)
+{
+	const struct dev_pm_ops *pm = dev->driver->pm;
+	struct pm_intent intent;
+
+	if (!pm || !pm->replugged)
+		return;
+
+	scoped_guard(spinlock, &replug.lock) {
+		if (!replug.open_cycle ||
+		    dev->power.replug_cycle != replug.open_cycle)
+			return;
+		intent = replug.intent;
+	}
+	pm->replugged(dev, &intent);
+}
+
+/**
+ * pm_replug_uevent - add the replug environment to a device's uevent
+ * @dev: the device.
+ * @env: the uevent environment being built.
+ *
+ * The REMOVE events of the devices replug takes away, and the ADD events
+ * of the devices that come back, carry PM_REPLUG=1 and the intent
+ * (see pm_intent_add_uevent_vars()).
+ *
+ * Return: 0, or -ENOMEM when @env is full.
+ */
+int pm_replug_uevent(const struct device *dev, struct kobj_uevent_env *env)
+{
+	struct pm_intent intent;
+
+	scoped_guard(spinlock, &replug.lock) {
+		if (!replug.open_cycle)
+			return 0;
+		if (dev->power.replug_cycle != replug.open_cycle &&
+		    !replug_under(dev, replug.removing))
+			return 0;
+		intent = replug.intent;
+	}
+	return add_uevent_var(env, "PM_REPLUG=1") ?:
+	       pm_intent_add_uevent_vars(&intent, env);
+}
+
+static ssize_t replug_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  replug_policy_names[READ_ONCE(dev->power.replug_policy)]);
+}
+
+static ssize_t replug_store(struct device *dev, struct device_attribute *attr,
+			    const char *buf, size_t n)
+{
+	int policy = sysfs_match_string(replug_policy_names, buf);
+
+	if (policy < 0)
+		return -EINVAL;
+	if (policy == PM_REPLUG_REMOVE && !replug_unit_of(dev))
+		return -EINVAL;
+	WRITE_ONCE(dev->power.replug_policy, policy);
+	return n;
+}
+
+static DEVICE_ATTR_RW(replug);
+
+static struct attribute *pm_replug_attrs[] = {
+	&dev_attr_replug.attr,
+	NULL,
+};
+
+/* Merged into each device's power/ directory by dpm_sysfs_add(). */
+const struct attribute_group pm_replug_attr_group = {
+	.name	= power_group_name,
+	.attrs	= pm_replug_attrs,
+};
+
+static ssize_t mode_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	enum replug_mode current_mode = READ_ONCE(replug.mode);
+	ssize_t len = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(replug_mode_names); i++)
+		len += sysfs_emit_at(buf, len, i == current_mode ? "[%s] " : "%s ",
+				     replug_mode_names[i]);
+	buf[len - 1] = '\n';
+	return len;
+}
+
+static ssize_t mode_store(struct kobject *kobj, struct kobj_attribute *attr,
+			  const char *buf, size_t n)
+{
+	int mode = sysfs_match_string(replug_mode_names, buf);
+	unsigned int sleep_flags;
+
+	if (mode < 0)
+		return -EINVAL;
+	/* Not in the middle of a transition. */
+	sleep_flags = lock_system_sleep();
+	WRITE_ONCE(replug.mode, mode);
+	unlock_system_sleep(sleep_flags);
+	return n;
+}
+
+static ssize_t cycle_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(replug.cycles));
+}
+
+static ssize_t removed_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(replug.removed));
+}
+
+static ssize_t kept_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(replug.kept));
+}
+
+static struct kobj_attribute mode_attr = __ATTR_RW(mode);
+static struct kobj_attribute cycle_attr = __ATTR_RO(cycle);
+static struct kobj_attribute removed_attr = __ATTR_RO(removed);
+static struct kobj_attribute kept_attr = __ATTR_RO(kept);
+
+static struct attribute *replug_power_attrs[] = {
+	&mode_attr.attr,
+	&cycle_attr.attr,
+	&removed_attr.attr,
+	&kept_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group replug_power_group = {
+	.name	= "replug",
+	.attrs	= replug_power_attrs,
+};
+
+static int __init pm_replug_init(void)
+{
+	INIT_DELAYED_WORK(&replug.close_window, replug_close_cycle);
+	return sysfs_create_group(power_kobj, &replug_power_group);
+}
+late_initcall(pm_replug_init);

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * replug: system sleep as a hot-remove of every device, and resume as a
+ * re-enumeration of the hardware.
+ *
+ * The PM core calls into this from the system transitions; the driver
+ * core calls into it as devices are added, bound and announce uevents.
+ * Drivers only implement the optional &dev_pm_ops.unplug and
+ * &dev_pm_ops.replugged callbacks.
+ */
+#ifndef _LINUX_PM_REPLUG_H
+#define _LINUX_PM_REPLUG_H
+
+#include <linux/pm/intent.h>
+
+struct attribute_group;
+struct device;
+struct kobj_uevent_env;
+
+/**
+ * enum pm_replug_policy - what replug does with one device
+ * @PM_REPLUG_AUTO: remove it unless that would harm the system (a disk
+ *	with a mounted filesystem or active swap, an armed wakeup device, a
+ *	device with no way to be rediscovered).
+ * @PM_REPLUG_REMOVE: remove it even when the automatic policy would not.
+ * @PM_REPLUG_KEEP: keep it registered; it gets its callbacks with the
+ *	intent and sleeps through the classic dev_pm_ops path.
+ *
+ * Shown and set through the device's power/replug sysfs attribute.
+ */
+enum pm_replug_policy {
+	PM_REPLUG_AUTO,
+	PM_REPLUG_REMOVE,
+	PM_REPLUG_KEEP,
+};
+
+/* The power/replug attribute; merged only with CONFIG_PM_REPLUG. */
+extern const struct attribute_group pm_replug_attr_group;
+
+#ifdef CONFIG_PM_REPLUG
+int pm_replug_unplug(struct pm_intent *intent);
+void pm_replug_replug(const struct pm_intent *intent);
+void pm_replug_device_added(struct device *dev);
+void pm_replug_driver_bound(struct device *dev);
+int pm_replug_uevent(const struct device *dev, struct kobj_uevent_env *env);
+#else
+static inline int pm_replug_unplug(struct pm_intent *intent) { return 0; }
+static inline void pm_replug_replug(const struct pm_intent *intent) {}
+static inline void pm_replug_device_added(struct device *dev) {}
+static inline void pm_replug_driver_bound(struct device *dev) {}
+static inline int pm_replug_uevent(const struct device *dev,
+				   struct kobj_uevent_env *env)
+{
+	return 0;
+}
+#endif
+
+#endif /* _LINUX_PM_REPLUG_H */

@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0
+# replug_cycle STATE: one transition in replug mode, with the data disk
+# mounted and the swap disk active, asserting what user space sees: the
+# REMOVE and ADD events with the intent as udev handled them, every device
+# back (as a new struct device where it was removed), the kept ones kept.
+#
+# Expects REPLUG_TRANSITION_VARS: the PM_* values the events must carry.
+
+. /replug/tests/sleep-lib.sh
+
+replug_setup_disks() {
+	mkdir -p /mnt/data
+	mount -t ext4 /dev/disk/by-label/replug-data /mnt/data 2>/dev/null ||
+		mount -t ext4 /dev/vda /mnt/data
+	dd if=/dev/urandom of=/mnt/data/payload bs=64k count=16 2>/dev/null
+	sha256sum /mnt/data/payload > /tmp/payload.sum
+	sync
+	mkswap /dev/vdb > /dev/null && swapon /dev/vdb
+}
+
+# The udev event log, one line per event: ACTION DEVPATH and its PM_ keys.
+uevent_log() {
+	awk '/^ACTION=/ { a = $0 } /^DEVPATH=/ { d = $0 } /^PM_/ { p = p " " $0 }
+	     /^$/ { if (a != "") print a " " d p; a = ""; d = ""; p = "" }' "$1"
+}
+
+# Wait until the inventory is what it was (re-enumeration of USB and the
+# devices behind it goes on after the transition returns).
+wait_for_inventory() {
+	local tries=0
+	while [ $tries -lt 30 ]; do
+		udevadm settle --timeout=10
+		inventory > /tmp/inventory.now
+		diff -q "$1" /tmp/inventory.now > /dev/null && return 0
+		tries=$((tries + 1))
+		sleep 1
+	done
+	diff "$1" /tmp/inventory.now
+	return 1
+}
+
+replug_cycle() {
+	local state=$1 cycle ino_before ino_after nics_before nics_after status
+	local e1000e
+
+	# The e1000e behind the PCIe root port stands for every removed device.
+	e1000e=$(readlink -f /sys/bus/pci/devices/0000:01:00.0)
+	e1000e=${e1000e#/sys}
+
+	echo replug > /sys/power/replug/mode
+	expect_eq "replug mode selected" "classic [replug]" \
+		"$(cat /sys/power/replug/mode)"
+	replug_setup_disks
+	expect "data disk mounted" grep -q ' /mnt/data ext4 ' /proc/mounts
+	expect "swap active" grep -q '^/dev/vdb ' /proc/swaps
+
+	inventory > /tmp/inventory.before
+	cycle=$(($(cat /sys/power/replug/cycle) + 1))
+	ino_before=$(stat -c %i /sys/bus/pci/devices/0000:01:00.0)
+	nics_before=$(ls /sys/class/net | sort | tr '\n' ' ')
+	udevadm monitor --udev --property > /tmp/uevents.raw &
+	monitor=$!
+	sleep 1
+
+	echo "replug guest: entering $state in replug mode" > /dev/console
+	[ "$state" != freeze ] ||
+		echo "REPLUG-HOST: wake-from-s2idle" > /dev/console
+	echo "$state" > /sys/power/state
+	status=$?
+	echo "REPLUG-HOST: awake" > /dev/console
+	ktap_result "write of '$state' to /sys/power/state succeeded" $status \
+		"exit status $status"
+
+	expect "every device came back" wait_for_inventory /tmp/inventory.before
+	sleep 1
+	kill $monitor
+	uevent_log /tmp/uevents.raw > /tmp/uevents
+	{
+		echo "replug guest: udev handled $(grep -c PM_REPLUG=1 /tmp/uevents) replug events, among them:"
+		grep -E 'DEVPATH=[^ ]*(/0000:01:00.0|/net/[^ /]*|/[0-9]-1) ' /tmp/uevents |
+			sed 's/^/replug guest:   /'
+	} > /dev/console
+	expect_eq "cycle counted" "$cycle" "$(cat /sys/power/replug/cycle)"
+	expect "devices were removed ($(cat /sys/power/replug/removed))" \
+		test "$(cat /sys/power/replug/removed)" -gt 5
+	expect "devices were kept ($(cat /sys/power/replug/kept))" \
+		test "$(cat /sys/power/replug/kept)" -gt 0
+
+	ino_after=$(stat -c %i /sys/bus/pci/devices/0000:01:00.0)
+	expect "e1000e came back as a new struct device" \
+		test "$ino_before" != "$ino_after"
+	nics_after=$(ls /sys/class/net | sort | tr '\n' ' ')
+	expect_eq "NICs keep their predictable names" "$nics_before" "$nics_after"
+
+	for want in "ACTION=remove DEVPATH=$e1000e PM_REPLUG=1 $REPLUG_TRANSITION_VARS PM_CYCLE=$cycle" \
+		    "ACTION=add DEVPATH=$e1000e PM_REPLUG=1 $REPLUG_TRANSITION_VARS PM_CYCLE=$cycle"; do
+		expect "udev saw: $want" grep -qxF "$want" /tmp/uevents
+	done
+	expect "udev saw the USB keyboard removed and added with PM_REPLUG=1" \
+		sh -c "grep -q '^ACTION=add DEVPATH=.*/usb[0-9]/[0-9]-1 PM_REPLUG=1' /tmp/uevents &&
+		       grep -q '^ACTION=remove DEVPATH=.*/usb[0-9]/[0-9]-1 PM_REPLUG=1' /tmp/uevents"
+	expect "no event for the kept data disk" \
+		sh -c "! grep -q 'DEVPATH=.*/block/vda ' /tmp/uevents"
+	expect_eq "data disk still mounted" 1 "$(grep -c ' /mnt/data ext4 ' /proc/mounts)"
+	expect "data on the mounted ext4 disk intact" sha256sum -c /tmp/payload.sum
+	expect "swap still active" grep -q '^/dev/vdb ' /proc/swaps
+	swapoff /dev/vdb
+	umount /mnt/data
+	echo classic > /sys/power/replug/mode
+}
