@@ -148,7 +148,7 @@ static void replug_close_cycle(struct work_struct *work)
 	}
 	list_for_each_entry_safe(rb, next, &buses, node) {
 		put_device(rb->bridge);
-		pci_bus_put(rb->bus);
+		put_device(&rb->bus->dev);
 		kfree(rb);
 	}
 }
@@ -165,7 +165,8 @@ static int replug_note_bus(struct pci_bus *bus)
 	rb = kzalloc(sizeof(*rb), GFP_KERNEL);
 	if (!rb)
 		return -ENOMEM;
-	rb->bus = pci_bus_get(bus);
+	get_device(&bus->dev);
+	rb->bus = bus;
 	rb->bridge = get_device(bus->bridge);
 	scoped_guard(spinlock, &replug.lock)
 		list_add_tail(&rb->node, &replug.buses);
@@ -375,18 +376,18 @@ int pm_replug_unplug(struct pm_intent *intent)
 		return -ENOMEM;
 	}
 
-	pr_info("cycle %u: unplugging for %s\n", intent->cycle,
+	pr_info("cycle %llu: unplugging for %s\n", intent->cycle,
 		pm_transition_name(intent->transition));
 	replug_open_cycle(intent);
 	error = replug_walk(devs, count, intent);
 	replug_put_all(devs, count);
 	if (error) {
-		pr_err("cycle %u: unplug failed, bringing %u removed devices back\n",
+		pr_err("cycle %llu: unplug failed, bringing %u removed devices back\n",
 		       intent->cycle, replug.removed);
 		pm_replug_replug(intent);
 		return error;
 	}
-	pr_info("cycle %u: %u devices removed\n", intent->cycle, replug.removed);
+	pr_info("cycle %llu: %u devices removed\n", intent->cycle, replug.removed);
 	return 0;
 }
 
@@ -409,7 +410,7 @@ void pm_replug_replug(const struct pm_intent *intent)
 
 	replug_rescan();
 	replug_notify_kept(intent);
-	pr_info("cycle %u: buses rescanned, %u devices kept\n", intent->cycle,
+	pr_info("cycle %llu: buses rescanned, %u devices kept\n", intent->cycle,
 		replug.kept);
 	schedule_delayed_work(&replug.close_window,
 			      msecs_to_jiffies(REPLUG_WINDOW_MS));

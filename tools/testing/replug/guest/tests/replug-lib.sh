@@ -10,8 +10,7 @@
 
 replug_setup_disks() {
 	mkdir -p /mnt/data
-	mount -t ext4 /dev/disk/by-label/replug-data /mnt/data 2>/dev/null ||
-		mount -t ext4 /dev/vda /mnt/data
+	mount -t ext4 /dev/vda /mnt/data
 	dd if=/dev/urandom of=/mnt/data/payload bs=64k count=16 2>/dev/null
 	sha256sum /mnt/data/payload > /tmp/payload.sum
 	sync
@@ -28,8 +27,8 @@ uevent_log() {
 # devices behind it goes on after the transition returns).
 wait_for_inventory() {
 	local tries=0
-	while [ $tries -lt 30 ]; do
-		udevadm settle --timeout=10
+	while [ $tries -lt 20 ]; do
+		udevadm settle --timeout=5
 		inventory > /tmp/inventory.now
 		diff -q "$1" /tmp/inventory.now > /dev/null && return 0
 		tries=$((tries + 1))
