@@ -269,6 +269,7 @@ static struct kunit_suite pm_intent_test_suite = {
 	.name = "pm_intent",
 	.test_cases = pm_intent_test_cases,
 };
+
 kunit_test_suite(pm_intent_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the replug system intent");

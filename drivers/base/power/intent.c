@@ -24,6 +24,7 @@ static const char * const pm_transition_names[] = {
 	[PM_TRANSITION_KEXEC]		= "kexec",
 	[PM_TRANSITION_RESTORE_HANDOFF]	= "restore-handoff",
 };
+
 static_assert(ARRAY_SIZE(pm_transition_names) == PM_TRANSITION_COUNT);
 
 static const char * const pm_hibernate_phase_names[] = {
@@ -34,6 +35,7 @@ static const char * const pm_hibernate_phase_names[] = {
 	[PM_HIBERNATE_RESTORE]	= "restore",
 	[PM_HIBERNATE_RECOVER]	= "recover",
 };
+
 static_assert(ARRAY_SIZE(pm_hibernate_phase_names) == PM_HIBERNATE_PHASE_COUNT);
 
 /* The spelling of /sys/power/disk. */
@@ -44,6 +46,7 @@ static const char * const pm_hibernate_mode_names[] = {
 	[PM_HIBERNATE_MODE_SUSPEND]	= "suspend",
 	[PM_HIBERNATE_MODE_TEST_RESUME]	= "test_resume",
 };
+
 static_assert(ARRAY_SIZE(pm_hibernate_mode_names) == PM_HIBERNATE_MODE_COUNT);
 
 /* The spelling of /sys/power/pm_test. */
@@ -55,6 +58,7 @@ static const char * const pm_intent_test_names[] = {
 	[PM_INTENT_TEST_DEVICES]	= "devices",
 	[PM_INTENT_TEST_FREEZER]	= "freezer",
 };
+
 static_assert(ARRAY_SIZE(pm_intent_test_names) == PM_INTENT_TEST_COUNT);
 
 static const char *name_of(const char * const *names, size_t count,

@@ -64,8 +64,8 @@ struct replug_bus {
 };
 
 static struct {
+	/* Guards what the driver core looks at while a cycle is open. */
 	spinlock_t lock;
-	/* Under @lock: what the driver core looks at while a cycle is open. */
 	struct pm_intent intent;
 	unsigned int open_cycle;
 	struct device *removing;
