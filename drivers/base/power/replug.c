@@ -31,6 +31,11 @@
 #include <linux/sysfs.h>
 #include <linux/workqueue.h>
 
+#include <trace/events/power.h>
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/replug.h>
+
 #include "power.h"
 
 /*
@@ -173,7 +178,8 @@ static int replug_note_bus(struct pci_bus *bus)
 	return 0;
 }
 
-static int replug_remove_unit(struct pci_dev *pdev)
+static int replug_remove_unit(struct pci_dev *pdev,
+			      const struct pm_intent *intent)
 {
 	int error;
 
@@ -181,9 +187,13 @@ static int replug_remove_unit(struct pci_dev *pdev)
 	if (error)
 		return error;
 
+	trace_replug_device(&pdev->dev, intent, "remove");
 	scoped_guard(spinlock, &replug.lock)
 		replug.removing = &pdev->dev;
+	trace_device_pm_callback_start(&pdev->dev, "replug remove",
+				       PM_EVENT_SUSPEND);
 	pci_stop_and_remove_bus_device_locked(pdev);
+	trace_device_pm_callback_end(&pdev->dev, 0);
 	scoped_guard(spinlock, &replug.lock)
 		replug.removing = NULL;
 	replug.removed++;
@@ -196,9 +206,12 @@ static void replug_rescan(void)
 
 	/* The list only grows under system_transition_mutex, which we hold. */
 	list_for_each_entry(rb, &replug.buses, node) {
+		trace_device_pm_callback_start(rb->bridge, "replug rescan",
+					       PM_EVENT_RESUME);
 		pci_lock_rescan_remove();
 		pci_rescan_bus(rb->bus);
 		pci_unlock_rescan_remove();
+		trace_device_pm_callback_end(rb->bridge, 0);
 	}
 }
 
@@ -212,11 +225,15 @@ static int replug_call_unplug(struct device *dev, const struct pm_intent *intent
 	if (!pm || !pm->unplug)
 		return 0;
 
+	trace_device_pm_callback_start(dev, "replug unplug", PM_EVENT_SUSPEND);
 	error = pm->unplug(dev, intent);
-	if (error)
+	trace_device_pm_callback_end(dev, error);
+	if (error) {
 		dev_err(dev, "refused to unplug for %s: %pe\n",
 			pm_transition_name(intent->transition), ERR_PTR(error));
-	return error;
+		return error;
+	}
+	return 0;
 }
 
 static void replug_call_replugged(struct device *dev,
@@ -297,6 +314,7 @@ static int replug_walk(struct device **devs, size_t count,
 		error = replug_call_unplug(dev, intent);
 		if (error)
 			return error;
+		trace_replug_device(dev, intent, "unplug");
 
 		unit = replug_unit_of(dev);
 		if (unit && replug_wants_keep(dev) &&
@@ -305,7 +323,7 @@ static int replug_walk(struct device **devs, size_t count,
 
 		if (unit && dev == &unit->dev &&
 		    !replug_pinned(pinned, nr_pinned, unit)) {
-			error = replug_remove_unit(unit);
+			error = replug_remove_unit(unit, intent);
 			if (error)
 				return error;
 			continue;
@@ -322,6 +340,7 @@ static void replug_notify_kept(const struct pm_intent *intent)
 		struct device *dev = replug.notified[--replug.nr_notified];
 
 		if (device_is_registered(dev)) {
+			trace_replug_device(dev, intent, "keep");
 			replug_call_replugged(dev, intent);
 			replug.kept++;
 		}
@@ -458,16 +477,15 @@ void pm_replug_driver_bound(struct device *dev)
 	const struct dev_pm_ops *pm = dev->driver->pm;
 	struct pm_intent intent;
 
-	if (!pm || !pm->replugged)
-		return;
-
 	scoped_guard(spinlock, &replug.lock) {
 		if (!replug.open_cycle ||
 		    dev->power.replug_cycle != replug.open_cycle)
 			return;
 		intent = replug.intent;
 	}
-	pm->replugged(dev, &intent);
+	trace_replug_device(dev, &intent, "replug");
+	if (pm && pm->replugged)
+		pm->replugged(dev, &intent);
 }
 
 /**

@@ -57,6 +57,9 @@ replug_cycle() {
 	cycle=$(($(cat /sys/power/replug/cycle) + 1))
 	ino_before=$(stat -c %i /sys/bus/pci/devices/0000:01:00.0)
 	nics_before=$(ls /sys/class/net | sort | tr '\n' ' ')
+	echo > /sys/kernel/tracing/trace
+	echo 1 > /sys/kernel/tracing/events/replug/enable
+	echo 1 > /sys/kernel/tracing/events/power/device_pm_callback_start/enable
 	udevadm monitor --udev --property > /tmp/uevents.raw &
 	monitor=$!
 	sleep 1
@@ -84,6 +87,18 @@ replug_cycle() {
 		test "$(cat /sys/power/replug/removed)" -gt 5
 	expect "devices were kept ($(cat /sys/power/replug/kept))" \
 		test "$(cat /sys/power/replug/kept)" -gt 0
+
+	echo 0 > /sys/kernel/tracing/events/replug/enable
+	echo 0 > /sys/kernel/tracing/events/power/device_pm_callback_start/enable
+	cat /sys/kernel/tracing/trace > /tmp/trace
+	for action in unplug remove replug; do
+		expect "traced: $action e1000e 0000:01:00.0 cycle=$cycle" \
+			grep -q "replug_device: $action e1000e 0000:01:00.0 cycle=$cycle transition=suspend" /tmp/trace
+	done
+	expect "traced: the mounted data disk kept" \
+		grep -q "replug_device: keep [^ ]* vda cycle=$cycle" /tmp/trace
+	expect "traced for sleepgraph: device_pm_callback_start of the removal" \
+		grep -q "device_pm_callback_start: e1000e 0000:01:00.0, parent: 0000:00:04.0, replug remove\[suspend\]" /tmp/trace
 
 	ino_after=$(stat -c %i /sys/bus/pci/devices/0000:01:00.0)
 	expect "e1000e came back as a new struct device" \
