@@ -17,6 +17,7 @@
 
 #define pr_fmt(fmt) "PM: replug: " fmt
 
+#include <kunit/visibility.h>
 #include <linux/blkdev.h>
 #include <linux/cleanup.h>
 #include <linux/device.h>
@@ -37,6 +38,7 @@
 #include <trace/events/replug.h>
 
 #include "power.h"
+#include "replug.h"
 
 /*
  * Devices that appear this long after a resume are still taken as part of
@@ -108,11 +110,11 @@ static bool replug_pci_removable(struct pci_dev *pdev)
  * The unit a device is removed and rediscovered with: the PCI function it
  * hangs off.  NULL for a device with no way to be rediscovered.
  */
-static struct pci_dev *replug_unit_of(struct device *dev)
+static struct device *replug_pci_unit_of(struct device *dev)
 {
 	for (; dev; dev = dev->parent)
 		if (dev_is_pci(dev) && replug_pci_removable(to_pci_dev(dev)))
-			return to_pci_dev(dev);
+			return dev;
 	return NULL;
 }
 
@@ -178,9 +180,10 @@ static int replug_note_bus(struct pci_bus *bus)
 	return 0;
 }
 
-static int replug_remove_unit(struct pci_dev *pdev,
-			      const struct pm_intent *intent)
+static int replug_pci_remove(struct device *unit,
+			     const struct pm_intent *intent)
 {
+	struct pci_dev *pdev = to_pci_dev(unit);
 	int error;
 
 	error = replug_note_bus(pdev->bus);
@@ -196,7 +199,6 @@ static int replug_remove_unit(struct pci_dev *pdev,
 	trace_device_pm_callback_end(&pdev->dev, 0);
 	scoped_guard(spinlock, &replug.lock)
 		replug.removing = NULL;
-	replug.removed++;
 	return 0;
 }
 
@@ -282,7 +284,7 @@ static void replug_put_all(struct device **devs, size_t count)
  * A unit is pinned when one of its devices must stay; units are few, so a
  * linear search of the pinned ones is cheaper than anything cleverer.
  */
-static bool replug_pinned(struct pci_dev **pinned, size_t nr, struct pci_dev *unit)
+static bool replug_pinned(struct device **pinned, size_t nr, struct device *unit)
 {
 	while (nr)
 		if (pinned[--nr] == unit)
@@ -290,48 +292,58 @@ static bool replug_pinned(struct pci_dev **pinned, size_t nr, struct pci_dev *un
 	return false;
 }
 
-static int replug_walk(struct device **devs, size_t count,
-		       const struct pm_intent *intent)
+/**
+ * replug_walk_devices - unplug devices, children and consumers first
+ * @walk: how, and where the results go.
+ * @devs: the devices in dpm_list order (parents and suppliers first).
+ * @count: how many.
+ *
+ * Backwards through @devs a unit comes after every device below it, so
+ * its fate is known when the walk gets to it: it is removed unless one of
+ * its devices must stay.  Devices that are no longer registered are
+ * skipped.
+ *
+ * Return: 0, or the first error of @walk's ->unplug() or ->remove(), at
+ * which point the walk stops; what was done so far is in @walk.
+ */
+VISIBLE_IF_KUNIT int replug_walk_devices(struct replug_walk *walk,
+					 struct device **devs, size_t count)
 {
-	struct pci_dev **pinned __free(kfree) = NULL;
+	struct device **pinned __free(kfree) = NULL;
+	struct device *dev, *unit;
 	size_t nr_pinned = 0, i;
-	struct pci_dev *unit;
 	int error;
 
 	pinned = kcalloc(count, sizeof(*pinned), GFP_KERNEL);
 	if (!pinned)
 		return -ENOMEM;
 
-	/*
-	 * Backwards through dpm_list, a unit comes after every device below
-	 * it, so its fate is known when the walk gets to it.
-	 */
 	for (i = count; i--; ) {
-		struct device *dev = devs[i];
-
+		dev = devs[i];
 		if (!device_is_registered(dev))
 			continue;
-		error = replug_call_unplug(dev, intent);
+		error = walk->unplug(dev, walk->intent);
 		if (error)
 			return error;
-		trace_replug_device(dev, intent, "unplug");
+		trace_replug_device(dev, walk->intent, "unplug");
 
-		unit = replug_unit_of(dev);
+		unit = walk->unit_of(dev);
 		if (unit && replug_wants_keep(dev) &&
 		    !replug_pinned(pinned, nr_pinned, unit))
 			pinned[nr_pinned++] = unit;
 
-		if (unit && dev == &unit->dev &&
-		    !replug_pinned(pinned, nr_pinned, unit)) {
-			error = replug_remove_unit(unit, intent);
+		if (dev == unit && !replug_pinned(pinned, nr_pinned, unit)) {
+			error = walk->remove(unit, walk->intent);
 			if (error)
 				return error;
+			walk->removed++;
 			continue;
 		}
-		replug.notified[replug.nr_notified++] = get_device(dev);
+		walk->notified[walk->nr_notified++] = get_device(dev);
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(replug_walk_devices);
 
 /* Tell every device that got unplug() and is still here that it is back. */
 static void replug_notify_kept(const struct pm_intent *intent)
@@ -370,6 +382,12 @@ static void replug_notify_kept(const struct pm_intent *intent)
  */
 int pm_replug_unplug(struct pm_intent *intent)
 {
+	struct replug_walk walk = {
+		.intent = intent,
+		.unit_of = replug_pci_unit_of,
+		.unplug = replug_call_unplug,
+		.remove = replug_pci_remove,
+	};
 	struct device **devs;
 	size_t count;
 	int error;
@@ -382,15 +400,13 @@ int pm_replug_unplug(struct pm_intent *intent)
 	cancel_delayed_work_sync(&replug.close_window);
 	replug_close_cycle(NULL);
 	intent->cycle = ++replug.cycles;
-	replug.removed = 0;
 	replug.kept = 0;
 
 	devs = replug_snapshot(&count);
 	if (!devs)
 		return -ENOMEM;
-	replug.notified = kvmalloc_array(count, sizeof(*replug.notified),
-					 GFP_KERNEL);
-	if (!replug.notified) {
+	walk.notified = kvmalloc_array(count, sizeof(*walk.notified), GFP_KERNEL);
+	if (!walk.notified) {
 		replug_put_all(devs, count);
 		return -ENOMEM;
 	}
@@ -398,8 +414,11 @@ int pm_replug_unplug(struct pm_intent *intent)
 	pr_info("cycle %llu: unplugging for %s\n", intent->cycle,
 		pm_transition_name(intent->transition));
 	replug_open_cycle(intent);
-	error = replug_walk(devs, count, intent);
+	error = replug_walk_devices(&walk, devs, count);
 	replug_put_all(devs, count);
+	replug.notified = walk.notified;
+	replug.nr_notified = walk.nr_notified;
+	replug.removed = walk.removed;
 	if (error) {
 		pr_err("cycle %llu: unplug failed, bringing %u removed devices back\n",
 		       intent->cycle, replug.removed);
@@ -529,7 +548,7 @@ static ssize_t replug_store(struct device *dev, struct device_attribute *attr,
 
 	if (policy < 0)
 		return -EINVAL;
-	if (policy == PM_REPLUG_REMOVE && !replug_unit_of(dev))
+	if (policy == PM_REPLUG_REMOVE && !replug_pci_unit_of(dev))
 		return -EINVAL;
 	WRITE_ONCE(dev->power.replug_policy, policy);
 	return n;

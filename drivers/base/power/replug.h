@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * replug internals shared with the KUnit suite.
+ */
+#ifndef _DRIVERS_BASE_POWER_REPLUG_H
+#define _DRIVERS_BASE_POWER_REPLUG_H
+
+#include <linux/pm/intent.h>
+#include <linux/types.h>
+
+struct device;
+
+/**
+ * struct replug_walk - one pass of unplugging over a list of devices
+ * @intent: why the devices are going.
+ * @unit_of: the device that @dev is removed and rediscovered with (itself
+ *	or an ancestor), or NULL if nothing could rediscover it.
+ * @unplug: offer @intent to @dev's driver; an error stops the walk.
+ * @remove: take @unit and everything below it away.
+ * @notified: filled in: the devices told of @intent and not removed as
+ *	units, each with a reference; room for every device walked.
+ * @nr_notified: how many of @notified are filled in.
+ * @removed: filled in: how many units were removed.
+ */
+struct replug_walk {
+	const struct pm_intent *intent;
+	struct device *(*unit_of)(struct device *dev);
+	int (*unplug)(struct device *dev, const struct pm_intent *intent);
+	int (*remove)(struct device *unit, const struct pm_intent *intent);
+	struct device **notified;
+	size_t nr_notified;
+	unsigned int removed;
+};
+
+#if IS_ENABLED(CONFIG_KUNIT)
+int replug_walk_devices(struct replug_walk *walk, struct device **devs,
+			size_t count);
+#endif
+
+#endif /* _DRIVERS_BASE_POWER_REPLUG_H */
