@@ -24,7 +24,10 @@ DEB_PACKAGES := linux-source-6.12 qemu-system-x86 busybox-static udev \
 	build-essential flex bison bc libelf-dev libssl-dev dwarves cpio \
 	rsync kmod python3 pkg-config git
 
-.PHONY: all deps tree export-patches kernel initramfs run check clean
+SAMPLES    := $(BUILD)/samples/replug
+SAMPLE_KO  := $(SAMPLES)/replug-sample.ko
+
+.PHONY: all deps tree export-patches kernel modules initramfs run check clean
 
 all: kernel initramfs
 
@@ -54,11 +57,19 @@ $(KOBJ)/.config: kernel/configs/replug.config patches/series $(wildcard patches/
 	@scripts/check-config.sh kernel/configs/replug.config $@
 
 kernel: tree $(KOBJ)/.config
-	$(KMAKE) bzImage
+	$(KMAKE) bzImage modules
 
-initramfs: kernel
+# External modules build in their source folder, so samples/ is copied
+# under build/ first (only what changed, as with the kernel tree).
+modules: kernel
+	@mkdir -p $(SAMPLES)
+	@rsync -r --checksum samples/replug/ $(SAMPLES)/
+	$(KMAKE) M=$(SAMPLES) modules
+
+initramfs: kernel modules
 	@echo "  GEN     $(INITRAMFS)"
-	@scripts/mkinitramfs.sh $(CURDIR) $(BUILD)/initramfs $(INITRAMFS)
+	@scripts/mkinitramfs.sh $(CURDIR) $(BUILD)/initramfs $(INITRAMFS) \
+		--modules $(SAMPLE_KO)
 
 run: deps kernel initramfs
 	$(RUNNER) boot --console --tests udev,replug-s3

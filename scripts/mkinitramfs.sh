@@ -5,7 +5,7 @@
 # udevadm with the distribution's rules plus udev-rules/, kexec, the guest
 # test scripts, and whatever extra programs are named (pmtest).
 #
-# Usage: mkinitramfs.sh PROJECTDIR STAGEDIR OUTPUT [PROGRAM...]
+# Usage: mkinitramfs.sh PROJECTDIR STAGEDIR OUTPUT [PROGRAM...] [--modules KO...]
 set -euo pipefail
 
 project=$(realpath "$1") stage=$2 out=$3
@@ -43,8 +43,16 @@ fi
 echo 'root:x:0:0:root:/root:/bin/sh' > "$stage/etc/passwd"
 printf 'root:x:0:\ndisk:x:6:\ninput:x:101:\nkvm:x:102:\n' > "$stage/etc/group"
 
-for prog in "$@"; do
-	copy_with_libs "$prog" "/usr/bin/$(basename "$prog")"
+mkdir -p "$stage/lib/modules"
+modules=0
+for arg in "$@"; do
+	if [ "$arg" = --modules ]; then
+		modules=1
+	elif [ $modules = 1 ]; then
+		install -m 0644 "$arg" "$stage/lib/modules/"
+	else
+		copy_with_libs "$arg" "/usr/bin/$(basename "$arg")"
+	fi
 done
 
 cp -a "$project/tools/testing/replug/guest" "$stage/replug"

@@ -101,7 +101,7 @@ static int replug_walk_test_init(struct kunit *test)
 static int run_walk(struct kunit *test)
 {
 	struct walk_fixture *f = test->priv;
-	int error;
+	int error, i;
 
 	f->nr_unplugged = 0;
 	f->nr_removed = 0;
@@ -113,8 +113,8 @@ static int run_walk(struct kunit *test)
 		.notified = f->notified,
 	};
 	error = replug_walk_devices(&f->walk, f->devs, NR_DEVS);
-	while (f->walk.nr_notified)
-		put_device(f->notified[--f->walk.nr_notified]);
+	for (i = 0; i < f->walk.nr_notified; i++)
+		put_device(f->notified[i]);
 	return error;
 }
 
@@ -197,6 +197,10 @@ static void replug_walk_stops_at_refusal_test(struct kunit *test)
 				    "refusal at %d: units removed", k);
 		KUNIT_EXPECT_EQ_MSG(test, f->nr_removed, removed_before[k],
 				    "refusal at %d: removals", k);
+		/* Everyone offered the intent and still here, refuser included. */
+		KUNIT_EXPECT_EQ_MSG(test, f->walk.nr_notified,
+				    k + 1 - removed_before[k],
+				    "refusal at %d: devices to tell it is off", k);
 	}
 }
 

@@ -323,8 +323,11 @@ VISIBLE_IF_KUNIT int replug_walk_devices(struct replug_walk *walk,
 		if (!device_is_registered(dev))
 			continue;
 		error = walk->unplug(dev, walk->intent);
-		if (error)
+		if (error) {
+			/* It stays, and hears that the transition is off. */
+			walk->notified[walk->nr_notified++] = get_device(dev);
 			return error;
+		}
 		trace_replug_device(dev, walk->intent, "unplug");
 
 		unit = walk->unit_of(dev);

@@ -17,8 +17,9 @@ struct device;
  *	or an ancestor), or NULL if nothing could rediscover it.
  * @unplug: offer @intent to @dev's driver; an error stops the walk.
  * @remove: take @unit and everything below it away.
- * @notified: filled in: the devices told of @intent and not removed as
- *	units, each with a reference; room for every device walked.
+ * @notified: filled in: the devices told of @intent (the one that refused
+ *	included) and not removed as units, each with a reference; room for
+ *	every device walked.
  * @nr_notified: how many of @notified are filled in.
  * @removed: filled in: how many units were removed.
  */

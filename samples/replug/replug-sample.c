@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A driver written for replug: it implements ->unplug() and ->replugged()
+ * and logs the intent it is given, so that a transition can be followed
+ * from the driver's side.  It binds QEMU's standard VGA function, which
+ * no other driver in the test kernel claims.
+ *
+ * refuse_unplug=ERRNO makes ->unplug() refuse with -ERRNO, to exercise
+ * the rollback of a transition.
+ */
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/pm.h>
+#include <linux/pm/intent.h>
+
+static int refuse_unplug;
+module_param(refuse_unplug, int, 0644);
+MODULE_PARM_DESC(refuse_unplug, "refuse ->unplug() with this errno (0: accept)");
+
+static void replug_sample_log(struct device *dev, const char *what,
+			      const struct pm_intent *intent)
+{
+	dev_info(dev, "%s: transition=%s state=%s phase=%s test=%s power_lost=%d firmware_reinit=%d kernel_resumes=%d wakeup_armed=%d cycle=%llu\n",
+		 what, pm_transition_name(intent->transition),
+		 pm_intent_suspend_state_name(intent->suspend_state),
+		 pm_hibernate_phase_name(intent->hibernate_phase),
+		 pm_intent_test_name(intent->test), intent->power_lost,
+		 intent->firmware_reinit, intent->kernel_resumes,
+		 intent->wakeup_armed, intent->cycle);
+}
+
+static int replug_sample_unplug(struct device *dev,
+				const struct pm_intent *intent)
+{
+	int refuse = READ_ONCE(refuse_unplug);
+
+	replug_sample_log(dev, "unplug", intent);
+	if (refuse > 0 && refuse < MAX_ERRNO) {
+		dev_info(dev, "refusing to unplug: %pe\n", ERR_PTR(-refuse));
+		return -refuse;
+	}
+	return 0;
+}
+
+static void replug_sample_replugged(struct device *dev,
+				    const struct pm_intent *intent)
+{
+	replug_sample_log(dev, "replugged", intent);
+}
+
+static const struct dev_pm_ops replug_sample_pm_ops = {
+	REPLUG_PM_OPS(replug_sample_unplug, replug_sample_replugged)
+};
+
+static int replug_sample_probe(struct pci_dev *pdev,
+			       const struct pci_device_id *id)
+{
+	dev_info(&pdev->dev, "probed\n");
+	return 0;
+}
+
+static void replug_sample_remove(struct pci_dev *pdev)
+{
+	dev_info(&pdev->dev, "removed\n");
+}
+
+static const struct pci_device_id replug_sample_ids[] = {
+	{ PCI_DEVICE(0x1234, 0x1111) },	/* QEMU standard VGA */
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, replug_sample_ids);
+
+static struct pci_driver replug_sample_driver = {
+	.name		= "replug_sample",
+	.id_table	= replug_sample_ids,
+	.probe		= replug_sample_probe,
+	.remove		= replug_sample_remove,
+	.driver.pm	= &replug_sample_pm_ops,
+};
+module_pci_driver(replug_sample_driver);
+
+MODULE_DESCRIPTION("A sample driver for replug's unplug and replugged callbacks");
+MODULE_LICENSE("GPL");
