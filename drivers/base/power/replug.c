@@ -139,9 +139,10 @@ static bool replug_wants_keep(struct device *dev)
 
 static void replug_open_cycle(const struct pm_intent *intent)
 {
-	guard(spinlock)(&replug.lock);
+	spin_lock(&replug.lock);
 	replug.intent = *intent;
 	replug.open_cycle = intent->cycle;
+	spin_unlock(&replug.lock);
 }
 
 static void replug_close_cycle(struct work_struct *work)
@@ -457,6 +458,20 @@ void pm_replug_replug(const struct pm_intent *intent)
 			      msecs_to_jiffies(REPLUG_WINDOW_MS));
 }
 
+/* Is a device added under @parent part of the open cycle? */
+static bool replug_parent_replugs(const struct device *parent)
+{
+	struct replug_bus *rb;
+
+	lockdep_assert_held(&replug.lock);
+	if (parent->power.replug_cycle == replug.open_cycle)
+		return true;
+	list_for_each_entry(rb, &replug.buses, node)
+		if (rb->bridge == parent)
+			return true;
+	return false;
+}
+
 /**
  * pm_replug_device_added - tag a new device that is part of a replug
  * @dev: the device being added, not yet announced to user space.
@@ -466,25 +481,13 @@ void pm_replug_replug(const struct pm_intent *intent)
  */
 void pm_replug_device_added(struct device *dev)
 {
-	struct device *parent = dev->parent;
-	struct replug_bus *rb;
-
-	if (!parent)
+	if (!dev->parent)
 		return;
 
-	guard(spinlock)(&replug.lock);
-	if (!replug.open_cycle)
-		return;
-	if (parent->power.replug_cycle == replug.open_cycle) {
+	spin_lock(&replug.lock);
+	if (replug.open_cycle && replug_parent_replugs(dev->parent))
 		dev->power.replug_cycle = replug.open_cycle;
-		return;
-	}
-	list_for_each_entry(rb, &replug.buses, node) {
-		if (rb->bridge == parent) {
-			dev->power.replug_cycle = replug.open_cycle;
-			return;
-		}
-	}
+	spin_unlock(&replug.lock);
 }
 
 /**

@@ -25,6 +25,7 @@ struct kobj_uevent_env;
  * @PM_TRANSITION_KEXEC: another kernel takes over without the firmware.
  * @PM_TRANSITION_RESTORE_HANDOFF: the boot kernel hands the machine over
  *	to a hibernation image it has just loaded.
+ * @PM_TRANSITION_COUNT: the number of transitions, not one of them.
  */
 enum pm_transition {
 	PM_TRANSITION_SUSPEND,
@@ -48,6 +49,7 @@ enum pm_transition {
  * @PM_HIBERNATE_RESTORE: the restored image kernel takes the devices back.
  * @PM_HIBERNATE_RECOVER: making or writing the image failed; the system
  *	runs on as if it had never tried.
+ * @PM_HIBERNATE_PHASE_COUNT: the number of phases, not one of them.
  */
 enum pm_hibernate_phase {
 	PM_HIBERNATE_NONE,
@@ -68,6 +70,7 @@ enum pm_hibernate_phase {
  * @PM_HIBERNATE_MODE_SUSPEND: suspend to RAM, image kept as a fallback.
  * @PM_HIBERNATE_MODE_TEST_RESUME: no power-off; the image is read back
  *	at once.
+ * @PM_HIBERNATE_MODE_COUNT: the number of modes, not one of them.
  */
 enum pm_hibernate_mode {
 	PM_HIBERNATE_MODE_PLATFORM,
@@ -87,6 +90,7 @@ enum pm_hibernate_mode {
  * @PM_INTENT_TEST_DEVICES: up to the devices; they are brought back after
  *	a pause.
  * @PM_INTENT_TEST_FREEZER: only the freezer runs.
+ * @PM_INTENT_TEST_COUNT: the number of levels, not one of them.
  *
  * The order is that of the kernel's own pm_test levels.
  */

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-HOST_REQUEST_RE = re.compile(r'REPLUG-HOST: (\S+)')
+HOST_REQUEST_RE = re.compile(r'REPLUG-HOST: ([a-z0-9-]+)')
 PANIC_RE = re.compile(r'Kernel panic - not syncing|BUG: |WARNING: CPU:|Oops:')
 DONE_MARK = 'REPLUG-GUEST-DONE'
 
@@ -305,6 +305,56 @@ def run_boot(args, parser, name: str, tests: list[str], append: str,
 	tally.failed += int(not caught)
 
 
+PROJECT = Path(__file__).resolve().parents[3]
+CHECKPATCH_RE = re.compile(r'(ERROR|WARNING|CHECK):')
+CHECKPATCH_NO_CHECKS_RE = re.compile(r'(ERROR|WARNING):')
+KERNEL_DIRS = ['drivers', 'include', 'kernel', 'samples']
+
+
+def project_sources() -> list[Path]:
+	return sorted(p for d in KERNEL_DIRS for p in (PROJECT / d).rglob('*.[ch]'))
+
+
+def static_check(name: str, cmd: list[str], cwd: Path, clean, tally: Tally) -> None:
+	"""One static check as one test: ok when clean(output) holds."""
+	out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+	text = out.stdout + out.stderr
+	if clean(text, out.returncode):
+		tally.passed += 1
+		print(f'ok - {name}')
+		return
+	tally.failed += 1
+	print(f'not ok - {name}')
+	for line in text.splitlines()[:20]:
+		print(f'#   {line}')
+
+
+def run_static_checks(kernel_src: Path, tally: Tally) -> None:
+	"""checkpatch.pl --strict on every patch and project file, kernel-doc."""
+	checkpatch = ['perl', 'scripts/checkpatch.pl', '--strict', '--terse']
+	series = PROJECT / 'patches' / 'series'
+	for patch in series.read_text().split():
+		if patch.startswith('#') or not patch.endswith('.patch'):
+			continue
+		static_check(f'checkpatch --strict {patch}',
+			     checkpatch + [str(PROJECT / 'patches' / patch)], kernel_src,
+			     lambda t, rc: rc == 0 and not CHECKPATCH_RE.search(t),
+			     tally)
+	for src in project_sources():
+		rel = src.relative_to(PROJECT)
+		# TRACE_EVENT() has its own layout, which checkpatch's CHECKs
+		# (alignment, lines ending in '(') do not know.
+		trace = rel.parts[:3] == ('include', 'trace', 'events')
+		static_check(f'checkpatch --strict {rel}',
+			     checkpatch + ['--no-tree', '-f', str(src)], kernel_src,
+			     lambda t, rc, trace=trace:
+			     not CHECKPATCH_NO_CHECKS_RE.search(t) if trace else
+			     rc == 0 and not CHECKPATCH_RE.search(t), tally)
+		static_check(f'kernel-doc {rel}',
+			     ['scripts/kernel-doc', '-Wall', '-none', str(src)],
+			     kernel_src, lambda t, rc: rc == 0 and not t.strip(), tally)
+
+
 def run_unit_tests(kernel_src: Path, tally: Tally) -> None:
 	"""The harness's own unit tests (test_*.py beside this file)."""
 	import unittest
@@ -341,6 +391,7 @@ def main() -> int:
 			 args.append, False, tally)
 	else:
 		run_unit_tests(args.kernel_src, tally)
+		run_static_checks(args.kernel_src, tally)
 		only = set(filter(None, args.only.split(',')))
 		for name, tests, append, must_fail in CHECK_BOOTS:
 			if not only or name in only:

@@ -71,6 +71,34 @@ class TallyTest(unittest.TestCase):
 		self.assertEqual(run.Tally(5, 1, 2).line(), '5 passed, 1 failed, 2 skipped')
 
 
+class StaticCheckTest(unittest.TestCase):
+	def check(self, cmd, clean):
+		tally = run.Tally()
+		with contextlib.redirect_stdout(io.StringIO()):
+			run.static_check('probe', cmd, Path('.'), clean, tally)
+		return tally
+
+	def test_findings_fail_the_check(self):
+		t = self.check(['echo', 'x.c:1: WARNING: y'],
+			       lambda t, rc: not run.CHECKPATCH_RE.search(t))
+		self.assertEqual((t.passed, t.failed), (0, 1))
+
+	def test_clean_output_passes(self):
+		t = self.check(['true'], lambda t, rc: rc == 0 and not t)
+		self.assertEqual((t.passed, t.failed), (1, 0))
+
+	def test_exit_status_counts(self):
+		t = self.check(['false'], lambda t, rc: rc == 0)
+		self.assertEqual((t.passed, t.failed), (0, 1))
+
+
+class HostRequestTest(unittest.TestCase):
+	def test_request_cut_by_a_kernel_message_is_understood(self):
+		line = 'REPLUG-HOST: wake-from-s2idle[   42.8] PM: suspend entry (s2idle)'
+		self.assertEqual(run.HOST_REQUEST_RE.search(line).group(1),
+				 'wake-from-s2idle')
+
+
 class PanicPatternTest(unittest.TestCase):
 	def test_kernel_reports_are_caught(self):
 		for line in ['[    2.1] Kernel panic - not syncing: VFS: Unable to mount root',
