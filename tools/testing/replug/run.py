@@ -22,6 +22,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# Printed by s2idle_loop() once every device is suspended.
+S2IDLE_LOOP_MARK = 'PM: suspend-to-idle'
 HOST_REQUEST_RE = re.compile(r'REPLUG-HOST: ([a-z0-9-]+)')
 PANIC_RE = re.compile(r'Kernel panic - not syncing|BUG: |WARNING: CPU:|Oops:')
 DONE_MARK = 'REPLUG-GUEST-DONE'
@@ -116,19 +118,23 @@ class Qmp(threading.Thread):
 		self.log.flush()
 		self.sock.sendall(json.dumps(msg).encode() + b'\n')
 
-	def press_power_button_until(self, awake: threading.Event) -> None:
+	def press_power_button_until(self, asleep: threading.Event,
+				     awake: threading.Event) -> None:
 		"""Wake a guest from suspend-to-idle with the ACPI power button.
 
 		QEMU raises the ACPI RTC wake event only from S3, so the RTC alarm
 		cannot end an s2idle under QEMU; the power button's fixed event
-		can.  The first press comes once the guest has had time to get
-		into s2idle; a press that came too early aborts the suspend, and
-		the guest test reports that.
+		can.  A press before the guest is in its s2idle loop would abort
+		the suspend, so the first one waits for the kernel's
+		"PM: suspend-to-idle" (pm_debug_messages, no_console_suspend).
 		"""
+		asleep.wait(30)
 		for _ in range(5):
-			if awake.wait(3):
+			if awake.wait(0.5):
 				return
 			self.command('system_powerdown')
+			if awake.wait(3):
+				return
 
 	def run(self) -> None:
 		for line in self.reader:
@@ -160,10 +166,13 @@ class Boot:
 	failure: str = ''
 	qmp: Qmp | None = None
 	awake: threading.Event = field(default_factory=threading.Event)
+	asleep: threading.Event = field(default_factory=threading.Event)
 
 	def qemu_cmd(self) -> list[str]:
 		append = ' '.join(filter(None, [
-			'console=ttyS0 panic=-1 loglevel=7',
+			'console=ttyS0 panic=-1 loglevel=8',
+			# The console shows when the guest is in s2idle.
+			'no_console_suspend pm_debug_messages',
 			f'replug.tests={",".join(self.tests)}' if self.tests else '',
 			self.append]))
 		return [
@@ -204,13 +213,17 @@ class Boot:
 
 	def _host_request(self, line: str) -> None:
 		"""Act on a request the guest printed on its console."""
+		if S2IDLE_LOOP_MARK in line:
+			self.asleep.set()
 		m = HOST_REQUEST_RE.search(line)
 		if not m or not self.qmp:
 			return
 		if m.group(1) == 'wake-from-s2idle':
 			self.awake.clear()
+			self.asleep.clear()
 			threading.Thread(target=self.qmp.press_power_button_until,
-					 args=(self.awake,), daemon=True).start()
+					 args=(self.asleep, self.awake),
+					 daemon=True).start()
 		elif m.group(1) == 'awake':
 			self.awake.set()
 
