@@ -39,7 +39,7 @@ wait_for_inventory() {
 }
 
 replug_cycle() {
-	local state=$1 cycle ino_before ino_after nics_before nics_after status
+	local state=$1 cycle ino_before ino_after nics_before nics_after
 	local e1000e
 
 	# The e1000e behind the PCIe root port stands for every removed device.
@@ -64,14 +64,7 @@ replug_cycle() {
 	monitor=$!
 	sleep 1
 
-	echo "replug guest: entering $state in replug mode" > /dev/console
-	[ "$state" != freeze ] ||
-		echo "REPLUG-HOST: wake-from-s2idle" > /dev/console
-	echo "$state" > /sys/power/state
-	status=$?
-	echo "REPLUG-HOST: awake" > /dev/console
-	ktap_result "write of '$state' to /sys/power/state succeeded" $status \
-		"exit status $status"
+	enter_sleep "$state"
 
 	expect "every device came back" wait_for_inventory /tmp/inventory.before
 	sleep 1

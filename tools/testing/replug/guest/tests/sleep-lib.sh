@@ -6,12 +6,11 @@
 # when asked on the console (REPLUG-HOST: wake-from-s2idle) by pressing the
 # ACPI power button, since QEMU raises the ACPI RTC event only from S3.
 
-sleep_cycle() {
-	local state=$1 before after successes status
+# enter_sleep STATE: write STATE to /sys/power/state, asking the host for
+# the wake from s2idle, and assert that the write succeeded.
+enter_sleep() {
+	local state=$1 status
 
-	before=$(inventory)
-	successes=$(cat /sys/power/suspend_stats/success)
-	dmesg -c > /dev/null
 	echo "replug guest: entering $state" > /dev/console
 	[ "$state" != freeze ] ||
 		echo "REPLUG-HOST: wake-from-s2idle" > /dev/console
@@ -21,6 +20,15 @@ sleep_cycle() {
 	echo "replug guest: back from $state" > /dev/console
 	ktap_result "write of '$state' to /sys/power/state succeeded" $status \
 		"exit status $status"
+}
+
+sleep_cycle() {
+	local state=$1 before after successes
+
+	before=$(inventory)
+	successes=$(cat /sys/power/suspend_stats/success)
+	dmesg -c > /dev/null
+	enter_sleep "$state"
 	expect_eq "suspend_stats counts one more success" \
 		$((successes + 1)) "$(cat /sys/power/suspend_stats/success)"
 	udevadm settle --timeout=30
