@@ -218,13 +218,19 @@ static void replug_rescan(void)
 	}
 }
 
+/* The callbacks of @dev's driver; the device lock keeps them valid. */
+static const struct dev_pm_ops *replug_driver_pm(const struct device *dev)
+{
+	return dev->driver ? dev->driver->pm : NULL;
+}
+
 static int replug_call_unplug(struct device *dev, const struct pm_intent *intent)
 {
 	const struct dev_pm_ops *pm;
 	int error;
 
 	guard(device)(dev);
-	pm = dev->driver ? dev->driver->pm : NULL;
+	pm = replug_driver_pm(dev);
 	if (!pm || !pm->unplug)
 		return 0;
 
@@ -245,7 +251,7 @@ static void replug_call_replugged(struct device *dev,
 	const struct dev_pm_ops *pm;
 
 	guard(device)(dev);
-	pm = dev->driver ? dev->driver->pm : NULL;
+	pm = replug_driver_pm(dev);
 	if (pm && pm->replugged)
 		pm->replugged(dev, intent);
 }
@@ -499,7 +505,7 @@ void pm_replug_device_added(struct device *dev)
  */
 void pm_replug_driver_bound(struct device *dev)
 {
-	const struct dev_pm_ops *pm = dev->driver->pm;
+	const struct dev_pm_ops *pm = replug_driver_pm(dev);
 	struct pm_intent intent;
 
 	scoped_guard(spinlock, &replug.lock) {
