@@ -37,9 +37,17 @@ for helper in ata_id scsi_id cdrom_id; do
 	[ ! -x "/usr/lib/udev/$helper" ] ||
 		copy_with_libs "/usr/lib/udev/$helper" "/usr/lib/udev/$helper"
 done
-if compgen -G "$project/udev-rules/*.rules" >/dev/null; then
-	cp "$project"/udev-rules/*.rules "$stage/etc/udev/rules.d/"
-fi
+# Debian's udev looks for RUN helpers in /lib/udev, which merged /usr makes
+# /usr/lib/udev.
+mkdir -p "$stage/lib"
+ln -sfn ../usr/lib/udev "$stage/lib/udev"
+# replug's rules and their helpers, where a distribution installs them.
+for file in "$project"/udev-rules/*; do
+	case $file in
+	*.rules) cp "$file" "$stage/usr/lib/udev/rules.d/" ;;
+	*) [ ! -x "$file" ] || cp "$file" "$stage/usr/lib/udev/" ;;
+	esac
+done
 echo 'root:x:0:0:root:/root:/bin/sh' > "$stage/etc/passwd"
 printf 'root:x:0:\ndisk:x:6:\ninput:x:101:\nkvm:x:102:\n' > "$stage/etc/group"
 

@@ -6,12 +6,15 @@
  * no other driver in the test kernel claims.
  *
  * refuse_unplug=ERRNO makes ->unplug() refuse with -ERRNO, to exercise
- * the rollback of a transition.
+ * the rollback of a transition.  The function is declared able to wake
+ * the system, so that enabling its power/wakeup shows a driver asking to
+ * stay in place while its wakeup is armed.
  */
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/pm.h>
 #include <linux/pm/intent.h>
+#include <linux/pm_wakeup.h>
 
 static int refuse_unplug;
 module_param(refuse_unplug, int, 0644);
@@ -39,7 +42,8 @@ static int replug_sample_unplug(struct device *dev,
 		dev_info(dev, "refusing to unplug: %pe\n", ERR_PTR(-refuse));
 		return -refuse;
 	}
-	return 0;
+	/* Removed, it could not wake the system: stay while armed. */
+	return intent->wakeup_armed && device_may_wakeup(dev);
 }
 
 static void replug_sample_replugged(struct device *dev,
@@ -55,6 +59,7 @@ static const struct dev_pm_ops replug_sample_pm_ops = {
 static int replug_sample_probe(struct pci_dev *pdev,
 			       const struct pci_device_id *id)
 {
+	device_set_wakeup_capable(&pdev->dev, true);
 	dev_info(&pdev->dev, "probed\n");
 	return 0;
 }

@@ -1,20 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for the replug walk: the order devices are offered the
- * intent in, which units go, which stay, and stopping on any failure.
+ * intent in (children and consumers first, in parallel where allowed),
+ * which units go, which stay, and stopping on any failure.
  */
 #include <kunit/device.h>
 #include <kunit/test.h>
-#include <kunit/test-bug.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/pm/replug.h>
+#include <linux/slab.h>
 
 #include "replug.h"
 
 /*
  * The test devices, in dpm_list order (parents first).  A and B are units
- * that can be removed and rediscovered, A1, A2 and B1 hang off them, and C
- * has no way to be rediscovered.  The walk must visit them backwards.
+ * that can be removed and rediscovered, A1, A2 and B1 are their children,
+ * and C has no way to be rediscovered.  The walk must visit them backwards.
  */
 enum { A, A1, A2, B, B1, C, NR_DEVS };
 
@@ -22,34 +26,54 @@ static const int unit_of_index[NR_DEVS] = {
 	[A] = A, [A1] = A, [A2] = A, [B] = B, [B1] = B, [C] = -1,
 };
 
+static const int parent_index[NR_DEVS] = {
+	[A] = -1, [A1] = A, [A2] = A, [B] = -1, [B1] = B, [C] = -1,
+};
+
 static const char * const dev_names[NR_DEVS] = {
 	[A] = "A", [A1] = "A1", [A2] = "A2", [B] = "B", [B1] = "B1", [C] = "C",
 };
 
+/* How long a slow device takes, and how long a test waits for another. */
+#define SLOW_MS		100
+#define HANDSHAKE_MS	5000
+
 struct walk_fixture {
 	struct device *devs[NR_DEVS];
 	struct device *notified[NR_DEVS];
+	/* Filled in from the walk's threads. */
 	int unplugged[NR_DEVS + 1];
-	int nr_unplugged;
+	atomic_t nr_unplugged;
 	int removed[NR_DEVS];
-	int nr_removed;
+	atomic_t nr_removed;
+	atomic_t clock;
+	int started[NR_DEVS];
+	int finished[NR_DEVS];
+	/* What each device does when offered the intent. */
 	int fail_unplug_at;
+	int answer[NR_DEVS];
+	bool slow[NR_DEVS];
+	int waits_for[NR_DEVS];
+	struct completion unplug_started[NR_DEVS];
+	bool handshake_timed_out;
 	bool fail_remove;
 	struct pm_intent intent;
 	struct replug_walk walk;
 };
 
-static struct walk_fixture *fixture(void)
+/* The walk calls back from its own threads: find the test through @dev. */
+static struct walk_fixture *fixture_of(struct device *dev)
 {
-	return kunit_get_current_test()->priv;
+	return dev_get_drvdata(dev);
 }
 
 static int index_of(struct device *dev)
 {
+	struct walk_fixture *f = fixture_of(dev);
 	int i;
 
 	for (i = 0; i < NR_DEVS; i++)
-		if (fixture()->devs[i] == dev)
+		if (f->devs[i] == dev)
 			return i;
 	return -1;
 }
@@ -58,64 +82,134 @@ static struct device *fake_unit_of(struct device *dev)
 {
 	int unit = unit_of_index[index_of(dev)];
 
-	return unit < 0 ? NULL : fixture()->devs[unit];
+	return unit < 0 ? NULL : fixture_of(dev)->devs[unit];
 }
 
 static int fake_unplug(struct device *dev, const struct pm_intent *intent)
 {
-	struct walk_fixture *f = fixture();
-	int call = f->nr_unplugged++;
+	struct walk_fixture *f = fixture_of(dev);
+	int call = atomic_inc_return(&f->nr_unplugged) - 1;
+	int i = index_of(dev);
+	int other = f->waits_for[i];
 
-	f->unplugged[call] = index_of(dev);
-	return call == f->fail_unplug_at ? -EBUSY : 0;
+	f->unplugged[call] = i;
+	f->started[i] = atomic_inc_return(&f->clock);
+	complete_all(&f->unplug_started[i]);
+	if (other >= 0 &&
+	    !wait_for_completion_timeout(&f->unplug_started[other],
+					 msecs_to_jiffies(HANDSHAKE_MS)))
+		f->handshake_timed_out = true;
+	if (f->slow[i])
+		msleep(SLOW_MS);
+	f->finished[i] = atomic_inc_return(&f->clock);
+	return call == f->fail_unplug_at ? -EBUSY : f->answer[i];
 }
 
 static int fake_remove(struct device *unit, const struct pm_intent *intent)
 {
-	struct walk_fixture *f = fixture();
+	struct walk_fixture *f = fixture_of(unit);
 
 	if (f->fail_remove)
 		return -ENOMEM;
-	f->removed[f->nr_removed++] = index_of(unit);
+	f->removed[atomic_inc_return(&f->nr_removed) - 1] = index_of(unit);
 	return 0;
+}
+
+static void release_child(struct device *dev)
+{
+	kfree(dev);
+}
+
+static void unregister_child(void *dev)
+{
+	device_unregister(dev);
+}
+
+/* A device below @parent, for the walk to find through the driver model. */
+static struct device *add_child(struct kunit *test, struct device *parent,
+				const char *name)
+{
+	struct device *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	int error;
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	device_initialize(dev);
+	dev->parent = parent;
+	dev->release = release_child;
+	error = dev_set_name(dev, "%s", name) ?: device_add(dev);
+	if (error) {
+		put_device(dev);
+		KUNIT_FAIL_AND_ABORT(test, "adding %s: %d", name, error);
+	}
+	error = kunit_add_action_or_reset(test, unregister_child, dev);
+	KUNIT_ASSERT_EQ(test, error, 0);
+	return dev;
 }
 
 static int replug_walk_test_init(struct kunit *test)
 {
 	struct walk_fixture *f;
-	int i;
+	int i, parent;
 
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f);
+	test->priv = f;
 	for (i = 0; i < NR_DEVS; i++) {
-		f->devs[i] = kunit_device_register(test, dev_names[i]);
+		parent = parent_index[i];
+		if (parent < 0)
+			f->devs[i] = kunit_device_register(test, dev_names[i]);
+		else
+			f->devs[i] = add_child(test, f->devs[parent], dev_names[i]);
 		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, f->devs[i]);
+		dev_set_drvdata(f->devs[i], f);
+		f->waits_for[i] = -1;
+		init_completion(&f->unplug_started[i]);
 	}
 	pm_intent_init_suspend(&f->intent, PM_SUSPEND_MEM, PM_INTENT_TEST_NONE);
 	f->fail_unplug_at = -1;
-	test->priv = f;
 	return 0;
 }
 
+static void make_async(struct walk_fixture *f)
+{
+	int i;
+
+	for (i = 0; i < NR_DEVS; i++)
+		device_enable_async_suspend(f->devs[i]);
+}
+
 /* Run the walk afresh; drop the references it took on the way out. */
-static int run_walk(struct kunit *test)
+static int run_walk(struct kunit *test, bool async)
 {
 	struct walk_fixture *f = test->priv;
 	int error, i;
 
-	f->nr_unplugged = 0;
-	f->nr_removed = 0;
+	atomic_set(&f->nr_unplugged, 0);
+	atomic_set(&f->nr_removed, 0);
+	for (i = 0; i < NR_DEVS; i++)
+		reinit_completion(&f->unplug_started[i]);
 	f->walk = (struct replug_walk) {
 		.intent = &f->intent,
 		.unit_of = fake_unit_of,
 		.unplug = fake_unplug,
 		.remove = fake_remove,
 		.notified = f->notified,
+		.async = async,
 	};
 	error = replug_walk_devices(&f->walk, f->devs, NR_DEVS);
 	for (i = 0; i < f->walk.nr_notified; i++)
 		put_device(f->notified[i]);
 	return error;
+}
+
+static int nr_unplugged(struct walk_fixture *f)
+{
+	return atomic_read(&f->nr_unplugged);
+}
+
+static int nr_removed(struct walk_fixture *f)
+{
+	return atomic_read(&f->nr_removed);
 }
 
 static void expect_indices(struct kunit *test, const int *got, int nr_got,
@@ -135,13 +229,13 @@ static void replug_walk_order_test(struct kunit *test)
 	static const int removal_order[] = { B, A };
 	struct walk_fixture *f = test->priv;
 
-	KUNIT_ASSERT_EQ(test, run_walk(test), 0);
-	expect_indices(test, f->unplugged, f->nr_unplugged, unplug_order,
+	KUNIT_ASSERT_EQ(test, run_walk(test, false), 0);
+	expect_indices(test, f->unplugged, nr_unplugged(f), unplug_order,
 		       ARRAY_SIZE(unplug_order), "unplug");
-	expect_indices(test, f->removed, f->nr_removed, removal_order,
+	expect_indices(test, f->removed, nr_removed(f), removal_order,
 		       ARRAY_SIZE(removal_order), "removal");
 	KUNIT_EXPECT_EQ(test, f->walk.removed, 2);
-	KUNIT_EXPECT_EQ(test, f->nr_unplugged - f->nr_removed, 4);
+	KUNIT_EXPECT_EQ(test, nr_unplugged(f) - nr_removed(f), 4);
 }
 
 static void replug_walk_kept_child_pins_unit_test(struct kunit *test)
@@ -150,9 +244,9 @@ static void replug_walk_kept_child_pins_unit_test(struct kunit *test)
 	struct walk_fixture *f = test->priv;
 
 	f->devs[A1]->power.replug_policy = PM_REPLUG_KEEP;
-	KUNIT_ASSERT_EQ(test, run_walk(test), 0);
-	KUNIT_EXPECT_EQ(test, f->nr_unplugged, NR_DEVS);
-	expect_indices(test, f->removed, f->nr_removed, removal_order,
+	KUNIT_ASSERT_EQ(test, run_walk(test, false), 0);
+	KUNIT_EXPECT_EQ(test, nr_unplugged(f), NR_DEVS);
+	expect_indices(test, f->removed, nr_removed(f), removal_order,
 		       ARRAY_SIZE(removal_order), "removal");
 	KUNIT_EXPECT_EQ(test, f->walk.removed, 1);
 }
@@ -163,8 +257,8 @@ static void replug_walk_kept_unit_test(struct kunit *test)
 	struct walk_fixture *f = test->priv;
 
 	f->devs[B]->power.replug_policy = PM_REPLUG_KEEP;
-	KUNIT_ASSERT_EQ(test, run_walk(test), 0);
-	expect_indices(test, f->removed, f->nr_removed, removal_order,
+	KUNIT_ASSERT_EQ(test, run_walk(test, false), 0);
+	expect_indices(test, f->removed, nr_removed(f), removal_order,
 		       ARRAY_SIZE(removal_order), "removal");
 }
 
@@ -173,7 +267,7 @@ static void replug_walk_remove_policy_is_no_pin_test(struct kunit *test)
 	struct walk_fixture *f = test->priv;
 
 	f->devs[A1]->power.replug_policy = PM_REPLUG_REMOVE;
-	KUNIT_ASSERT_EQ(test, run_walk(test), 0);
+	KUNIT_ASSERT_EQ(test, run_walk(test, false), 0);
 	KUNIT_EXPECT_EQ(test, f->walk.removed, 2);
 }
 
@@ -190,12 +284,12 @@ static void replug_walk_stops_at_refusal_test(struct kunit *test)
 
 	for (k = 0; k < NR_DEVS; k++) {
 		f->fail_unplug_at = k;
-		KUNIT_EXPECT_EQ_MSG(test, run_walk(test), -EBUSY, "refusal at %d", k);
-		KUNIT_EXPECT_EQ_MSG(test, f->nr_unplugged, k + 1,
+		KUNIT_EXPECT_EQ_MSG(test, run_walk(test, false), -EBUSY, "refusal at %d", k);
+		KUNIT_EXPECT_EQ_MSG(test, nr_unplugged(f), k + 1,
 				    "refusal at %d: devices offered", k);
 		KUNIT_EXPECT_EQ_MSG(test, f->walk.removed, removed_before[k],
 				    "refusal at %d: units removed", k);
-		KUNIT_EXPECT_EQ_MSG(test, f->nr_removed, removed_before[k],
+		KUNIT_EXPECT_EQ_MSG(test, nr_removed(f), removed_before[k],
 				    "refusal at %d: removals", k);
 		/* Everyone offered the intent and still here, refuser included. */
 		KUNIT_EXPECT_EQ_MSG(test, f->walk.nr_notified,
@@ -209,10 +303,124 @@ static void replug_walk_stops_at_removal_failure_test(struct kunit *test)
 	struct walk_fixture *f = test->priv;
 
 	f->fail_remove = true;
-	KUNIT_EXPECT_EQ(test, run_walk(test), -ENOMEM);
-	/* C, B1, then B whose removal failed. */
-	KUNIT_EXPECT_EQ(test, f->nr_unplugged, 3);
+	KUNIT_EXPECT_EQ(test, run_walk(test, false), -ENOMEM);
+	/* C, B1, then B whose removal failed: all still here, all told. */
+	KUNIT_EXPECT_EQ(test, nr_unplugged(f), 3);
 	KUNIT_EXPECT_EQ(test, f->walk.removed, 0);
+	KUNIT_EXPECT_EQ(test, f->walk.nr_notified, 3);
+}
+
+/* A driver that answers with a positive value keeps its unit in place. */
+static void replug_walk_driver_stays_test(struct kunit *test)
+{
+	static const int removal_order[] = { B };
+	struct walk_fixture *f = test->priv;
+
+	f->answer[A2] = 1;
+	KUNIT_ASSERT_EQ(test, run_walk(test, false), 0);
+	KUNIT_EXPECT_EQ(test, nr_unplugged(f), NR_DEVS);
+	expect_indices(test, f->removed, nr_removed(f), removal_order,
+		       ARRAY_SIZE(removal_order), "removal");
+}
+
+/* ... unless the user's policy says remove. */
+static void replug_walk_remove_policy_beats_driver_test(struct kunit *test)
+{
+	struct walk_fixture *f = test->priv;
+
+	f->answer[A2] = 1;
+	f->devs[A2]->power.replug_policy = PM_REPLUG_REMOVE;
+	KUNIT_ASSERT_EQ(test, run_walk(test, false), 0);
+	KUNIT_EXPECT_EQ(test, f->walk.removed, 2);
+}
+
+static void expect_before(struct kunit *test, int first, int then)
+{
+	struct walk_fixture *f = test->priv;
+
+	KUNIT_EXPECT_LT_MSG(test, f->finished[first], f->started[then],
+			    "%s must be done with before %s starts",
+			    dev_names[first], dev_names[then]);
+}
+
+/* In parallel, a parent still waits for every child, however slow. */
+static void replug_walk_async_children_first_test(struct kunit *test)
+{
+	struct walk_fixture *f = test->priv;
+
+	make_async(f);
+	f->slow[A1] = true;
+	f->slow[A2] = true;
+	f->slow[B1] = true;
+	KUNIT_ASSERT_EQ(test, run_walk(test, true), 0);
+	KUNIT_EXPECT_EQ(test, nr_unplugged(f), NR_DEVS);
+	KUNIT_EXPECT_EQ(test, f->walk.removed, 2);
+	expect_before(test, A1, A);
+	expect_before(test, A2, A);
+	expect_before(test, B1, B);
+}
+
+/* Independent subtrees go at once: B1 can only finish if A2 starts. */
+static void replug_walk_async_is_parallel_test(struct kunit *test)
+{
+	struct walk_fixture *f = test->priv;
+
+	make_async(f);
+	f->waits_for[B1] = A2;
+	KUNIT_ASSERT_EQ(test, run_walk(test, true), 0);
+	KUNIT_EXPECT_FALSE_MSG(test, f->handshake_timed_out,
+			       "B1 waited for A2 in vain: the walk is serial");
+	KUNIT_EXPECT_EQ(test, f->walk.removed, 2);
+}
+
+/* The same devices without async_suspend go one by one. */
+static void replug_walk_async_needs_device_opt_in_test(struct kunit *test)
+{
+	static const int unplug_order[] = { C, B1, B, A2, A1, A };
+	struct walk_fixture *f = test->priv;
+
+	f->slow[B1] = true;
+	KUNIT_ASSERT_EQ(test, run_walk(test, true), 0);
+	expect_indices(test, f->unplugged, nr_unplugged(f), unplug_order,
+		       ARRAY_SIZE(unplug_order), "unplug");
+	expect_before(test, B1, A2);
+}
+
+/* A supplier waits for its consumers, wherever they are in the tree. */
+static void replug_walk_async_consumers_first_test(struct kunit *test)
+{
+	struct walk_fixture *f = test->priv;
+	struct device_link *link;
+
+	link = device_link_add(f->devs[C], f->devs[A1], DL_FLAG_STATELESS);
+	KUNIT_ASSERT_NOT_NULL(test, link);
+	make_async(f);
+	f->slow[C] = true;
+	KUNIT_EXPECT_EQ(test, run_walk(test, true), 0);
+	device_link_del(link);
+	expect_before(test, C, A1);
+	expect_before(test, A1, A);
+}
+
+/*
+ * A refusal in parallel stops every device not yet started; whatever was
+ * offered the intent is either removed with its unit or told it is off.
+ */
+static void replug_walk_async_refusal_loses_nothing_test(struct kunit *test)
+{
+	static const int unit_size[NR_DEVS] = { [A] = 3, [B] = 2 };
+	struct walk_fixture *f = test->priv;
+	int i, gone = 0;
+
+	make_async(f);
+	f->answer[B1] = -EBUSY;
+	KUNIT_EXPECT_EQ(test, run_walk(test, true), -EBUSY);
+	for (i = 0; i < nr_unplugged(f); i++)
+		KUNIT_EXPECT_NE_MSG(test, f->unplugged[i], B,
+				    "B offered the intent after its child refused");
+	for (i = 0; i < nr_removed(f); i++)
+		gone += unit_size[f->removed[i]];
+	KUNIT_EXPECT_EQ(test, f->walk.nr_notified + gone, nr_unplugged(f));
 }
 
 static struct kunit_case replug_walk_test_cases[] = {
@@ -222,6 +430,13 @@ static struct kunit_case replug_walk_test_cases[] = {
 	KUNIT_CASE(replug_walk_remove_policy_is_no_pin_test),
 	KUNIT_CASE(replug_walk_stops_at_refusal_test),
 	KUNIT_CASE(replug_walk_stops_at_removal_failure_test),
+	KUNIT_CASE(replug_walk_driver_stays_test),
+	KUNIT_CASE(replug_walk_remove_policy_beats_driver_test),
+	KUNIT_CASE(replug_walk_async_children_first_test),
+	KUNIT_CASE(replug_walk_async_is_parallel_test),
+	KUNIT_CASE(replug_walk_async_needs_device_opt_in_test),
+	KUNIT_CASE(replug_walk_async_consumers_first_test),
+	KUNIT_CASE(replug_walk_async_refusal_loses_nothing_test),
 	{}
 };
 

@@ -18,7 +18,9 @@
 #define pr_fmt(fmt) "PM: replug: " fmt
 
 #include <kunit/visibility.h>
+#include <linux/async.h>
 #include <linux/blkdev.h>
+#include <linux/bsearch.h>
 #include <linux/cleanup.h>
 #include <linux/device.h>
 #include <linux/kobject.h>
@@ -26,6 +28,7 @@
 #include <linux/pci.h>
 #include <linux/pm/replug.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/suspend.h>
@@ -37,6 +40,7 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/replug.h>
 
+#include "../base.h"
 #include "power.h"
 #include "replug.h"
 
@@ -75,11 +79,11 @@ static struct {
 	spinlock_t lock;
 	struct pm_intent intent;
 	unsigned int open_cycle;
-	struct device *removing;
 	struct list_head buses;
 
 	/* Under system_transition_mutex. */
 	enum replug_mode mode;
+	struct pm_intent announced;
 	unsigned int cycles;
 	struct device **notified;
 	size_t nr_notified;
@@ -91,14 +95,6 @@ static struct {
 	.buses = LIST_HEAD_INIT(replug.buses),
 	.mode = REPLUG_MODE_CLASSIC,
 };
-
-static bool replug_under(const struct device *dev, const struct device *top)
-{
-	for (; dev; dev = dev->parent)
-		if (dev == top)
-			return true;
-	return false;
-}
 
 /* Bridges hold the hierarchy together; only endpoints are taken away. */
 static bool replug_pci_removable(struct pci_dev *pdev)
@@ -125,7 +121,8 @@ static bool replug_in_use(struct device *dev)
 	       READ_ONCE(dev_to_bdev(dev)->bd_holder);
 }
 
-static bool replug_wants_keep(struct device *dev)
+/* @driver_stays: the driver asked to stay, as an armed wakeup device does. */
+static bool replug_wants_keep(struct device *dev, bool driver_stays)
 {
 	switch (READ_ONCE(dev->power.replug_policy)) {
 	case PM_REPLUG_KEEP:
@@ -133,7 +130,7 @@ static bool replug_wants_keep(struct device *dev)
 	case PM_REPLUG_REMOVE:
 		return false;
 	default:
-		return replug_in_use(dev);
+		return driver_stays || replug_in_use(dev);
 	}
 }
 
@@ -192,14 +189,20 @@ static int replug_pci_remove(struct device *unit,
 		return error;
 
 	trace_replug_device(&pdev->dev, intent, "remove");
+	/* Its REMOVE events, and those of everything below it, carry the intent. */
 	scoped_guard(spinlock, &replug.lock)
-		replug.removing = &pdev->dev;
+		pdev->dev.power.replug_cycle = replug.open_cycle;
+
 	trace_device_pm_callback_start(&pdev->dev, "replug remove",
 				       PM_EVENT_SUSPEND);
+	/*
+	 * The driver letting go is the slow part and may run in parallel with
+	 * other units; PCI serialises the removal of the bare function.  With
+	 * probing blocked, nothing binds to it in between.
+	 */
+	device_release_driver(&pdev->dev);
 	pci_stop_and_remove_bus_device_locked(pdev);
 	trace_device_pm_callback_end(&pdev->dev, 0);
-	scoped_guard(spinlock, &replug.lock)
-		replug.removing = NULL;
 	return 0;
 }
 
@@ -227,7 +230,7 @@ static const struct dev_pm_ops *replug_driver_pm(const struct device *dev)
 static int replug_call_unplug(struct device *dev, const struct pm_intent *intent)
 {
 	const struct dev_pm_ops *pm;
-	int error;
+	int ret;
 
 	guard(device)(dev);
 	pm = replug_driver_pm(dev);
@@ -235,14 +238,15 @@ static int replug_call_unplug(struct device *dev, const struct pm_intent *intent
 		return 0;
 
 	trace_device_pm_callback_start(dev, "replug unplug", PM_EVENT_SUSPEND);
-	error = pm->unplug(dev, intent);
-	trace_device_pm_callback_end(dev, error);
-	if (error) {
+	ret = pm->unplug(dev, intent);
+	trace_device_pm_callback_end(dev, ret);
+	if (ret < 0)
 		dev_err(dev, "refused to unplug for %s: %pe\n",
-			pm_transition_name(intent->transition), ERR_PTR(error));
-		return error;
-	}
-	return 0;
+			pm_transition_name(intent->transition), ERR_PTR(ret));
+	else if (ret > 0)
+		dev_info(dev, "stays in place for %s\n",
+			 pm_transition_name(intent->transition));
+	return ret;
 }
 
 static void replug_call_replugged(struct device *dev,
@@ -287,16 +291,205 @@ static void replug_put_all(struct device **devs, size_t count)
 	kvfree(devs);
 }
 
+/* One device of a walk, and when it is done with. */
+struct replug_node {
+	struct device *dev;
+	struct replug_walk *walk;
+	struct completion done;
+};
+
+static ASYNC_DOMAIN_EXCLUSIVE(replug_async_domain);
+
+static int replug_node_cmp(const void *a, const void *b)
+{
+	const struct device *x = (*(struct replug_node * const *)a)->dev;
+	const struct device *y = (*(struct replug_node * const *)b)->dev;
+
+	return x < y ? -1 : x > y;
+}
+
+static int replug_node_key_cmp(const void *key, const void *elt)
+{
+	const struct device *dev = key;
+	const struct device *y = (*(struct replug_node * const *)elt)->dev;
+
+	return dev < y ? -1 : dev > y;
+}
+
+/*
+ * Wait until @dev, a child or consumer of @node's device, is done with.
+ * Only devices later in the walk's list are waited for: they were started
+ * first, and a list out of order must not deadlock the walk.
+ */
+static void replug_wait_for(struct replug_node *node, struct device *dev)
+{
+	struct replug_walk *walk = node->walk;
+	struct replug_node **found;
+
+	found = bsearch(dev, walk->by_dev, walk->count, sizeof(*found),
+			replug_node_key_cmp);
+	if (found && *found > node)
+		wait_for_completion(&(*found)->done);
+}
+
+static int replug_wait_for_child(struct device *child, void *node)
+{
+	replug_wait_for(node, child);
+	return 0;
+}
+
+/* Children and consumers go first, as in dpm_suspend(). */
+static void replug_wait_for_subordinates(struct replug_node *node)
+{
+	struct device_link *link;
+	int idx;
+
+	device_for_each_child(node->dev, node, replug_wait_for_child);
+
+	idx = device_links_read_lock();
+	list_for_each_entry_rcu(link, &node->dev->links.consumers, s_node,
+				device_links_read_lock_held())
+		if (READ_ONCE(link->status) != DL_STATE_DORMANT)
+			replug_wait_for(node, link->consumer);
+	device_links_read_unlock(idx);
+}
+
 /*
  * A unit is pinned when one of its devices must stay; units are few, so a
  * linear search of the pinned ones is cheaper than anything cleverer.
  */
-static bool replug_pinned(struct device **pinned, size_t nr, struct device *unit)
+static bool replug_pinned(struct replug_walk *walk, struct device *unit)
 {
-	while (nr)
-		if (pinned[--nr] == unit)
+	size_t i;
+
+	lockdep_assert_held(&walk->lock);
+	for (i = 0; i < walk->nr_pinned; i++)
+		if (walk->pinned[i] == unit)
 			return true;
 	return false;
+}
+
+static void replug_pin(struct replug_walk *walk, struct device *unit)
+{
+	lockdep_assert_held(&walk->lock);
+	if (!replug_pinned(walk, unit))
+		walk->pinned[walk->nr_pinned++] = unit;
+}
+
+/* @dev was told and stays: it will hear how the transition ended. */
+static void replug_add_notified(struct replug_walk *walk, struct device *dev)
+{
+	lockdep_assert_held(&walk->lock);
+	walk->notified[walk->nr_notified++] = get_device(dev);
+}
+
+static void replug_fail(struct replug_walk *walk, int error)
+{
+	lockdep_assert_held(&walk->lock);
+	if (!walk->error)
+		walk->error = error;
+}
+
+/*
+ * Offer the intent to one device, and take its unit away if it is the
+ * unit and nothing below it must stay.  Every device below it is done
+ * with by now, so the unit's fate is known.  A driver that answers with a
+ * positive value stays, with its unit, unless the user's policy says
+ * remove: only the driver knows whether it is armed to wake the system,
+ * as the wakeup flags the kernel sets by default on controllers and hubs
+ * only permit wakeup.
+ */
+static void replug_walk_device(struct replug_walk *walk, struct device *dev)
+{
+	struct device *unit;
+	bool remove;
+	int stay, error;
+
+	if (READ_ONCE(walk->error) || !device_is_registered(dev))
+		return;
+
+	stay = walk->unplug(dev, walk->intent);
+	if (stay < 0) {
+		guard(mutex)(&walk->lock);
+		replug_add_notified(walk, dev);
+		replug_fail(walk, stay);
+		return;
+	}
+	trace_replug_device(dev, walk->intent, "unplug");
+
+	unit = walk->unit_of(dev);
+	scoped_guard(mutex, &walk->lock) {
+		if (unit && replug_wants_keep(dev, stay))
+			replug_pin(walk, unit);
+		remove = dev == unit && !replug_pinned(walk, unit);
+		if (!remove)
+			replug_add_notified(walk, dev);
+	}
+	if (!remove)
+		return;
+
+	error = walk->remove(unit, walk->intent);
+	guard(mutex)(&walk->lock);
+	if (error) {
+		/* Still here, so it must hear that the transition is off. */
+		replug_add_notified(walk, dev);
+		replug_fail(walk, error);
+		return;
+	}
+	walk->removed++;
+}
+
+static void replug_walk_one(struct replug_node *node)
+{
+	replug_wait_for_subordinates(node);
+	replug_walk_device(node->walk, node->dev);
+	complete_all(&node->done);
+}
+
+static void replug_walk_async(void *data, async_cookie_t cookie)
+{
+	replug_walk_one(data);
+}
+
+static bool replug_walk_is_async(struct replug_walk *walk, struct device *dev)
+{
+	return walk->async && dev->power.async_suspend;
+}
+
+static int replug_walk_prepare(struct replug_walk *walk, struct device **devs,
+			       size_t count)
+{
+	size_t i;
+
+	mutex_init(&walk->lock);
+	walk->error = 0;
+	walk->count = count;
+	walk->nr_pinned = 0;
+	walk->nodes = kvcalloc(count, sizeof(*walk->nodes), GFP_KERNEL);
+	walk->by_dev = kvcalloc(count, sizeof(*walk->by_dev), GFP_KERNEL);
+	walk->pinned = kvcalloc(count, sizeof(*walk->pinned), GFP_KERNEL);
+	if (!walk->nodes || !walk->by_dev || !walk->pinned)
+		return -ENOMEM;
+
+	for (i = 0; i < count; i++) {
+		walk->nodes[i].dev = devs[i];
+		walk->nodes[i].walk = walk;
+		init_completion(&walk->nodes[i].done);
+		walk->by_dev[i] = &walk->nodes[i];
+	}
+	sort(walk->by_dev, count, sizeof(*walk->by_dev), replug_node_cmp, NULL);
+	return 0;
+}
+
+static void replug_walk_release(struct replug_walk *walk)
+{
+	kvfree(walk->pinned);
+	kvfree(walk->by_dev);
+	kvfree(walk->nodes);
+	walk->pinned = NULL;
+	walk->by_dev = NULL;
+	walk->nodes = NULL;
+	mutex_destroy(&walk->lock);
 }
 
 /**
@@ -305,53 +498,45 @@ static bool replug_pinned(struct device **pinned, size_t nr, struct device *unit
  * @devs: the devices in dpm_list order (parents and suppliers first).
  * @count: how many.
  *
- * Backwards through @devs a unit comes after every device below it, so
- * its fate is known when the walk gets to it: it is removed unless one of
- * its devices must stay.  Devices that are no longer registered are
- * skipped.
+ * Backwards through @devs, each device waits for its children and
+ * consumers, so a unit comes after every device below it and its fate is
+ * known when the walk gets to it: it is removed unless one of its devices
+ * must stay.  With @walk->async, devices that allow asynchronous suspend
+ * go in parallel, under the same ordering rules as dpm_suspend().
+ * Devices that are no longer registered are skipped.
  *
- * Return: 0, or the first error of @walk's ->unplug() or ->remove(), at
- * which point the walk stops; what was done so far is in @walk.
+ * Return: 0, or the first error of @walk's ->unplug() or ->remove(); no
+ * device starts after it, those already under way finish, and what was
+ * done is in @walk.
  */
 VISIBLE_IF_KUNIT int replug_walk_devices(struct replug_walk *walk,
 					 struct device **devs, size_t count)
 {
-	struct device **pinned __free(kfree) = NULL;
-	struct device *dev, *unit;
-	size_t nr_pinned = 0, i;
+	struct replug_node *node;
+	size_t i;
 	int error;
 
-	pinned = kcalloc(count, sizeof(*pinned), GFP_KERNEL);
-	if (!pinned)
-		return -ENOMEM;
+	error = replug_walk_prepare(walk, devs, count);
+	if (error) {
+		replug_walk_release(walk);
+		return error;
+	}
 
 	for (i = count; i--; ) {
-		dev = devs[i];
-		if (!device_is_registered(dev))
-			continue;
-		error = walk->unplug(dev, walk->intent);
-		if (error) {
-			/* It stays, and hears that the transition is off. */
-			walk->notified[walk->nr_notified++] = get_device(dev);
-			return error;
-		}
-		trace_replug_device(dev, walk->intent, "unplug");
-
-		unit = walk->unit_of(dev);
-		if (unit && replug_wants_keep(dev) &&
-		    !replug_pinned(pinned, nr_pinned, unit))
-			pinned[nr_pinned++] = unit;
-
-		if (dev == unit && !replug_pinned(pinned, nr_pinned, unit)) {
-			error = walk->remove(unit, walk->intent);
-			if (error)
-				return error;
-			walk->removed++;
-			continue;
-		}
-		walk->notified[walk->nr_notified++] = get_device(dev);
+		node = &walk->nodes[i];
+		if (READ_ONCE(walk->error))
+			break;
+		if (replug_walk_is_async(walk, node->dev))
+			async_schedule_domain(replug_walk_async, node,
+					      &replug_async_domain);
+		else
+			replug_walk_one(node);
 	}
-	return 0;
+	async_synchronize_full_domain(&replug_async_domain);
+
+	error = walk->error;
+	replug_walk_release(walk);
+	return error;
 }
 EXPORT_SYMBOL_IF_KUNIT(replug_walk_devices);
 
@@ -370,6 +555,108 @@ static void replug_notify_kept(const struct pm_intent *intent)
 	}
 	kvfree(replug.notified);
 	replug.notified = NULL;
+}
+
+/* Does replug take part in a transition with @intent? */
+static bool replug_engaged(const struct pm_intent *intent)
+{
+	return READ_ONCE(replug.mode) == REPLUG_MODE_REPLUG &&
+	       intent->test != PM_INTENT_TEST_FREEZER;
+}
+
+static struct kobj_uevent_env *replug_announce_env(const struct pm_intent *intent)
+{
+	struct kobj_uevent_env *env = kzalloc(sizeof(*env), GFP_KERNEL);
+
+	if (!env)
+		return NULL;
+	if (add_uevent_var(env, "PM_REPLUG=1") ||
+	    pm_intent_add_uevent_vars(intent, env)) {
+		kfree(env);
+		return NULL;
+	}
+	return env;
+}
+
+/* Send the CHANGE events, as a new cycle. */
+static void replug_announce(struct pm_intent *intent)
+{
+	struct kobj_uevent_env *env __free(kfree) = NULL;
+	struct device **devs;
+	size_t count, i, told = 0;
+
+	/* A window still open would tag the events with the last cycle. */
+	cancel_delayed_work_sync(&replug.close_window);
+	replug_close_cycle(NULL);
+	intent->cycle = ++replug.cycles;
+	env = replug_announce_env(intent);
+	devs = replug_snapshot(&count);
+	if (!env || !devs) {
+		/* Only a courtesy: the transition goes on without it. */
+		pr_warn("cycle %llu: out of memory, not announced\n",
+			intent->cycle);
+		if (devs)
+			replug_put_all(devs, count);
+		return;
+	}
+
+	for (i = 0; i < count; i++) {
+		if (!device_is_registered(devs[i]) ||
+		    !replug_pci_unit_of(devs[i]))
+			continue;
+		if (!kobject_uevent_env(&devs[i]->kobj, KOBJ_CHANGE, env->envp))
+			told++;
+	}
+	replug_put_all(devs, count);
+	pr_info("cycle %llu: %zu devices told of the %s\n", intent->cycle,
+		told, pm_transition_name(intent->transition));
+}
+
+/* Was the transition @intent describes announced already? */
+static bool replug_same_transition(const struct pm_intent *a,
+				   const struct pm_intent *b)
+{
+	return a->transition == b->transition &&
+	       a->suspend_state == b->suspend_state &&
+	       a->hibernate_mode == b->hibernate_mode &&
+	       a->test == b->test;
+}
+
+/**
+ * pm_replug_announce - tell user space which devices are about to go
+ * @intent: why; its @cycle is filled in here.
+ *
+ * Sends a CHANGE uevent with PM_REPLUG=1 and the intent for every device
+ * the coming walk may take away, that is everything below a removable
+ * unit, while user space still runs: udev rules can save what must outlive
+ * the device and restore it when the new one is added.  Devices with no
+ * way to be rediscovered are not told, since they stay and lose nothing.
+ *
+ * Nothing waits for the rules.  User space that must know they ran
+ * announces the transition itself through /sys/power/replug/announce,
+ * waits for udev, then starts it; the transition then takes that
+ * announcement's cycle instead of sending the events again.
+ *
+ * Nothing happens in classic mode or when pm_test stops at the freezer.
+ * Must be called with system_transition_mutex held, before user space is
+ * frozen.
+ */
+void pm_replug_announce(struct pm_intent *intent)
+{
+	struct pm_intent announced = replug.announced;
+
+	lockdep_assert_held(&system_transition_mutex);
+	/* An announcement holds for the next transition only. */
+	replug.announced.cycle = 0;
+	if (!replug_engaged(intent))
+		return;
+
+	if (announced.cycle && replug_same_transition(&announced, intent)) {
+		intent->cycle = announced.cycle;
+		pr_info("cycle %llu: announced by user space\n", intent->cycle);
+		return;
+	}
+	replug_announce(intent);
 }
 
 /**
@@ -397,19 +684,20 @@ int pm_replug_unplug(struct pm_intent *intent)
 		.unit_of = replug_pci_unit_of,
 		.unplug = replug_call_unplug,
 		.remove = replug_pci_remove,
+		.async = pm_async_enabled,
 	};
 	struct device **devs;
 	size_t count;
 	int error;
 
 	lockdep_assert_held(&system_transition_mutex);
-	if (READ_ONCE(replug.mode) != REPLUG_MODE_REPLUG ||
-	    intent->test == PM_INTENT_TEST_FREEZER)
+	if (!replug_engaged(intent))
 		return 0;
 
 	cancel_delayed_work_sync(&replug.close_window);
 	replug_close_cycle(NULL);
-	intent->cycle = ++replug.cycles;
+	if (!intent->cycle)
+		intent->cycle = ++replug.cycles;
 	replug.kept = 0;
 
 	devs = replug_snapshot(&count);
@@ -424,7 +712,10 @@ int pm_replug_unplug(struct pm_intent *intent)
 	pr_info("cycle %llu: unplugging for %s\n", intent->cycle,
 		pm_transition_name(intent->transition));
 	replug_open_cycle(intent);
+	/* Nothing may bind to what the walk is taking away. */
+	device_block_probing();
 	error = replug_walk_devices(&walk, devs, count);
+	device_unblock_probing();
 	replug_put_all(devs, count);
 	replug.notified = walk.notified;
 	replug.nr_notified = walk.nr_notified;
@@ -519,6 +810,16 @@ void pm_replug_driver_bound(struct device *dev)
 		pm->replugged(dev, &intent);
 }
 
+/* Is @dev, or the unit it goes or comes with, part of the open cycle? */
+static bool replug_tagged(const struct device *dev)
+{
+	lockdep_assert_held(&replug.lock);
+	for (; dev; dev = dev->parent)
+		if (dev->power.replug_cycle == replug.open_cycle)
+			return true;
+	return false;
+}
+
 /**
  * pm_replug_uevent - add the replug environment to a device's uevent
  * @dev: the device.
@@ -535,10 +836,7 @@ int pm_replug_uevent(const struct device *dev, struct kobj_uevent_env *env)
 	struct pm_intent intent;
 
 	scoped_guard(spinlock, &replug.lock) {
-		if (!replug.open_cycle)
-			return 0;
-		if (dev->power.replug_cycle != replug.open_cycle &&
-		    !replug_under(dev, replug.removing))
+		if (!replug.open_cycle || !replug_tagged(dev))
 			return 0;
 		intent = replug.intent;
 	}
@@ -626,16 +924,72 @@ static ssize_t kept_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%u\n", READ_ONCE(replug.kept));
 }
 
+/* What /sys/power/replug/announce takes: the suspend states, by their intent names. */
+static const char * const replug_announce_names[] = {
+	"s2idle", "shallow", "deep",
+};
+
+static const suspend_state_t replug_announce_states[] = {
+	PM_SUSPEND_TO_IDLE, PM_SUSPEND_STANDBY, PM_SUSPEND_MEM,
+};
+
+static ssize_t announce_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	struct pm_intent announced;
+	unsigned int sleep_flags;
+
+	sleep_flags = lock_system_sleep();
+	announced = replug.announced;
+	unlock_system_sleep(sleep_flags);
+	if (!announced.cycle)
+		return sysfs_emit(buf, "none\n");
+	return sysfs_emit(buf, "%s %llu\n",
+			  pm_intent_suspend_state_name(announced.suspend_state),
+			  announced.cycle);
+}
+
+/*
+ * Announce the next suspend now, so that user space can wait for its
+ * rules before it writes /sys/power/state.  Refused when replug would not
+ * take part in that suspend.
+ */
+static ssize_t announce_store(struct kobject *kobj, struct kobj_attribute *attr,
+			      const char *buf, size_t n)
+{
+	int index = sysfs_match_string(replug_announce_names, buf);
+	struct pm_intent intent;
+	unsigned int sleep_flags;
+	ssize_t ret = n;
+
+	if (index < 0)
+		return -EINVAL;
+
+	sleep_flags = lock_system_sleep();
+	pm_intent_init_suspend(&intent, replug_announce_states[index],
+			       pm_test_intent_level());
+	if (replug_engaged(&intent)) {
+		replug_announce(&intent);
+		replug.announced = intent;
+	} else {
+		ret = -EINVAL;
+	}
+	unlock_system_sleep(sleep_flags);
+	return ret;
+}
+
 static struct kobj_attribute mode_attr = __ATTR_RW(mode);
 static struct kobj_attribute cycle_attr = __ATTR_RO(cycle);
 static struct kobj_attribute removed_attr = __ATTR_RO(removed);
 static struct kobj_attribute kept_attr = __ATTR_RO(kept);
+static struct kobj_attribute announce_attr = __ATTR_RW(announce);
 
 static struct attribute *replug_power_attrs[] = {
 	&mode_attr.attr,
 	&cycle_attr.attr,
 	&removed_attr.attr,
 	&kept_attr.attr,
+	&announce_attr.attr,
 	NULL,
 };
 

@@ -5,23 +5,28 @@
 #ifndef _DRIVERS_BASE_POWER_REPLUG_H
 #define _DRIVERS_BASE_POWER_REPLUG_H
 
+#include <linux/mutex.h>
 #include <linux/pm/intent.h>
 #include <linux/types.h>
 
 struct device;
+struct replug_node;
 
 /**
  * struct replug_walk - one pass of unplugging over a list of devices
  * @intent: why the devices are going.
  * @unit_of: the device that @dev is removed and rediscovered with (itself
  *	or an ancestor), or NULL if nothing could rediscover it.
- * @unplug: offer @intent to @dev's driver; an error stops the walk.
+ * @unplug: offer @intent to @dev's driver: a negative error stops the
+ *	walk, a positive value keeps @dev and its unit in place.
  * @remove: take @unit and everything below it away.
  * @notified: filled in: the devices told of @intent (the one that refused
  *	included) and not removed as units, each with a reference; room for
  *	every device walked.
  * @nr_notified: how many of @notified are filled in.
  * @removed: filled in: how many units were removed.
+ * @async: devices with power.async_suspend set may go in parallel with
+ *	the ones they do not depend on.
  */
 struct replug_walk {
 	const struct pm_intent *intent;
@@ -31,6 +36,16 @@ struct replug_walk {
 	struct device **notified;
 	size_t nr_notified;
 	unsigned int removed;
+	bool async;
+
+	/* private: set up and used by replug_walk_devices() */
+	struct mutex lock;		/* the results, @error and @pinned */
+	int error;			/* the first; nothing starts after it */
+	struct replug_node *nodes;	/* one per device, in the order given */
+	struct replug_node **by_dev;	/* @nodes sorted by device */
+	size_t count;
+	struct device **pinned;		/* the units that must stay */
+	size_t nr_pinned;
 };
 
 #if IS_ENABLED(CONFIG_KUNIT)

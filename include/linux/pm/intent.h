@@ -161,6 +161,15 @@ const char *pm_intent_suspend_state_name(suspend_state_t state);
 int pm_intent_add_uevent_vars(const struct pm_intent *intent,
 			      struct kobj_uevent_env *env);
 
+#ifdef CONFIG_PM_SLEEP_DEBUG
+enum pm_intent_test pm_test_intent_level(void);
+#else
+static inline enum pm_intent_test pm_test_intent_level(void)
+{
+	return PM_INTENT_TEST_NONE;
+}
+#endif
+
 /**
  * pm_intent_is_test - will the system stay up despite the transition?
  * @intent: the intent to look at.

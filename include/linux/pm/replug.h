@@ -20,9 +20,11 @@ struct kobj_uevent_env;
 /**
  * enum pm_replug_policy - what replug does with one device
  * @PM_REPLUG_AUTO: remove it unless that would harm the system (a disk
- *	with a mounted filesystem or active swap, an armed wakeup device, a
+ *	with a mounted filesystem or active swap, a device whose driver asks
+ *	to stay, for example because it is armed to wake the system, a
  *	device with no way to be rediscovered).
- * @PM_REPLUG_REMOVE: remove it even when the automatic policy would not.
+ * @PM_REPLUG_REMOVE: remove it even when the automatic policy or its
+ *	driver would not, as long as there is a way to rediscover it.
  * @PM_REPLUG_KEEP: keep it registered; it gets its callbacks with the
  *	intent and sleeps through the classic dev_pm_ops path.
  *
@@ -38,12 +40,14 @@ enum pm_replug_policy {
 extern const struct attribute_group pm_replug_attr_group;
 
 #ifdef CONFIG_PM_REPLUG
+void pm_replug_announce(struct pm_intent *intent);
 int pm_replug_unplug(struct pm_intent *intent);
 void pm_replug_replug(const struct pm_intent *intent);
 void pm_replug_device_added(struct device *dev);
 void pm_replug_driver_bound(struct device *dev);
 int pm_replug_uevent(const struct device *dev, struct kobj_uevent_env *env);
 #else
+static inline void pm_replug_announce(struct pm_intent *intent) {}
 static inline int pm_replug_unplug(struct pm_intent *intent) { return 0; }
 static inline void pm_replug_replug(const struct pm_intent *intent) {}
 static inline void pm_replug_device_added(struct device *dev) {}

@@ -295,7 +295,7 @@ CHECK_BOOTS = [
 	# name, guest tests, extra kernel arguments, must the boot fail?
 	('stock-sleep', ['udev', 's2idle', 's3'], '', False),
 	('replug-sleep', ['replug-knobs', 'replug-pm-test', 'replug-s2idle',
-			  'replug-s3', 'replug-driver'], '', False),
+			  'replug-s3', 'replug-announce', 'replug-driver'], '', False),
 	# A guest whose init is missing panics: the harness must say so.
 	('harness-catches-panic', [], 'rdinit=/does-not-exist', True),
 ]

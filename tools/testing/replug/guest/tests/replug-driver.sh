@@ -74,3 +74,32 @@ expect "->replugged() got the same intent on the new device" \
 	sh -c "dmesg | grep -q 'replug_sample 0000:00:01.0: replugged: $want'"
 expect "every device came back" wait_for_inventory /tmp/inventory.before
 echo classic > /sys/power/replug/mode
+
+# A driver armed for wakeup asks to stay: pm_test=platform arms wakeup
+# without sleeping.  The device keeps its struct device and is told the
+# transition is over; the other units still go and come back.
+echo replug > /sys/power/replug/mode
+echo enabled > $vga/power/wakeup
+ino_before=$(stat -c %i $vga)
+cycle=$(($(cat /sys/power/replug/cycle) + 1))
+dmesg -c > /dev/null
+echo > /sys/kernel/tracing/trace
+echo 1 > /sys/kernel/tracing/events/replug/replug_device/enable
+echo platform > /sys/power/pm_test
+echo freeze > /sys/power/state
+ktap_result "pm_test=platform s2idle cycle succeeded" $?
+echo none > /sys/power/pm_test
+echo 0 > /sys/kernel/tracing/events/replug/replug_device/enable
+echo disabled > $vga/power/wakeup
+expect "the armed driver asked to stay" \
+	sh -c "dmesg | grep -q 'replug_sample 0000:00:01.0: stays in place for suspend'"
+expect "traced: the VGA function kept" \
+	grep -q "replug_device: keep replug_sample 0000:00:01.0 cycle=$cycle " /sys/kernel/tracing/trace
+expect "the VGA function is the same struct device" \
+	test "$ino_before" = "$(stat -c %i $vga)"
+expect "->replugged() told the kept device, with wakeup armed" \
+	sh -c "dmesg | grep -q 'replug_sample 0000:00:01.0: replugged: transition=suspend state=s2idle phase=none test=platform .* wakeup_armed=1 cycle=$cycle'"
+expect "other units were removed ($(cat /sys/power/replug/removed))" \
+	test "$(cat /sys/power/replug/removed)" -gt 3
+expect "every device came back" wait_for_inventory /tmp/inventory.before
+echo classic > /sys/power/replug/mode

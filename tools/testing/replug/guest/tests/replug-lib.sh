@@ -8,13 +8,17 @@
 
 . /replug/tests/sleep-lib.sh
 
+# The virtio disks by serial: a replug may hand out vda and vdb the other
+# way round, as probing the new devices is asynchronous.
 replug_setup_disks() {
+	DATA_DEV=$(readlink -f /dev/disk/by-id/virtio-replug-data)
+	SWAP_DEV=$(readlink -f /dev/disk/by-id/virtio-replug-swap)
 	mkdir -p /mnt/data
-	mount -t ext4 /dev/vda /mnt/data
+	mount -t ext4 "$DATA_DEV" /mnt/data
 	dd if=/dev/urandom of=/mnt/data/payload bs=64k count=16 2>/dev/null
 	sha256sum /mnt/data/payload > /tmp/payload.sum
 	sync
-	mkswap /dev/vdb > /dev/null && swapon /dev/vdb
+	mkswap "$SWAP_DEV" > /dev/null && swapon "$SWAP_DEV"
 }
 
 # The udev event log, one line per event: ACTION DEVPATH and its PM_ keys.
@@ -51,7 +55,7 @@ replug_cycle() {
 		"$(cat /sys/power/replug/mode)"
 	replug_setup_disks
 	expect "data disk mounted" grep -q ' /mnt/data ext4 ' /proc/mounts
-	expect "swap active" grep -q '^/dev/vdb ' /proc/swaps
+	expect "swap active" grep -q "^$SWAP_DEV " /proc/swaps
 
 	inventory > /tmp/inventory.before
 	cycle=$(($(cat /sys/power/replug/cycle) + 1))
@@ -89,7 +93,7 @@ replug_cycle() {
 			grep -q "replug_device: $action e1000e 0000:01:00.0 cycle=$cycle transition=suspend" /tmp/trace
 	done
 	expect "traced: the mounted data disk kept" \
-		grep -q "replug_device: keep [^ ]* vda cycle=$cycle" /tmp/trace
+		grep -q "replug_device: keep [^ ]* ${DATA_DEV##*/} cycle=$cycle" /tmp/trace
 	expect "traced for sleepgraph: device_pm_callback_start of the removal" \
 		grep -q "device_pm_callback_start: e1000e 0000:01:00.0, parent: 0000:00:04.0, replug remove\[suspend\]" /tmp/trace
 
@@ -99,19 +103,25 @@ replug_cycle() {
 	nics_after=$(ls /sys/class/net | sort | tr '\n' ' ')
 	expect_eq "NICs keep their predictable names" "$nics_before" "$nics_after"
 
-	for want in "ACTION=remove DEVPATH=$e1000e PM_REPLUG=1 $REPLUG_TRANSITION_VARS PM_CYCLE=$cycle" \
+	for want in "ACTION=change DEVPATH=$e1000e PM_REPLUG=1 $REPLUG_TRANSITION_VARS PM_CYCLE=$cycle" \
+		    "ACTION=remove DEVPATH=$e1000e PM_REPLUG=1 $REPLUG_TRANSITION_VARS PM_CYCLE=$cycle" \
 		    "ACTION=add DEVPATH=$e1000e PM_REPLUG=1 $REPLUG_TRANSITION_VARS PM_CYCLE=$cycle"; do
 		expect "udev saw: $want" grep -qxF "$want" /tmp/uevents
 	done
+	expect_eq "udev saw the e1000e announced, removed, added, in that order" \
+		"change remove add" \
+		"$(grep -E "^ACTION=(change|remove|add) DEVPATH=$e1000e PM_REPLUG=1 " /tmp/uevents |
+		   sed 's/^ACTION=\([a-z]*\) .*/\1/' | tr '\n' ' ' | sed 's/ $//')"
 	expect "udev saw the USB keyboard removed and added with PM_REPLUG=1" \
 		sh -c "grep -q '^ACTION=add DEVPATH=.*/usb[0-9]/[0-9]-1 PM_REPLUG=1' /tmp/uevents &&
 		       grep -q '^ACTION=remove DEVPATH=.*/usb[0-9]/[0-9]-1 PM_REPLUG=1' /tmp/uevents"
-	expect "no event for the kept data disk" \
-		sh -c "! grep -q 'DEVPATH=.*/block/vda ' /tmp/uevents"
+	expect "the kept data disk was announced, neither removed nor added" \
+		sh -c "grep -q '^ACTION=change DEVPATH=.*/block/${DATA_DEV##*/} PM_REPLUG=1 ' /tmp/uevents &&
+		       ! grep -qE '^ACTION=(remove|add) DEVPATH=.*/block/${DATA_DEV##*/} ' /tmp/uevents"
 	expect_eq "data disk still mounted" 1 "$(grep -c ' /mnt/data ext4 ' /proc/mounts)"
 	expect "data on the mounted ext4 disk intact" sha256sum -c /tmp/payload.sum
-	expect "swap still active" grep -q '^/dev/vdb ' /proc/swaps
-	swapoff /dev/vdb
+	expect "swap still active" grep -q "^$SWAP_DEV " /proc/swaps
+	swapoff "$SWAP_DEV"
 	umount /mnt/data
 	echo classic > /sys/power/replug/mode
 }

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+# User space announces the transition itself, waits for udev, then starts
+# it: the rules in udev-rules/ save the NIC's MTU while the old device is
+# still there and give it back to the new one.  The transition takes the
+# announced cycle and sends no second announcement.
+
+. /replug/tests/replug-lib.sh
+
+announce=/sys/power/replug/announce
+nic=enp1s0	# the e1000e behind the PCIe root port
+nic_path=$(readlink -f /sys/bus/pci/devices/0000:01:00.0)
+nic_path=${nic_path#/sys}
+
+. /replug/tests/replug-knobs-lib.sh
+
+expect_eq "nothing announced yet" none "$(cat $announce)"
+expect "announce refused in classic mode" knob_rejects $announce s2idle
+echo replug > /sys/power/replug/mode
+for bad in "mem" "freeze" "deep s2idle" " " "S2IDLE"; do
+	expect "announce rejects '$bad'" knob_rejects $announce "$bad"
+done
+echo freezer > /sys/power/pm_test
+expect "announce refused when pm_test stops at the freezer" \
+	knob_rejects $announce s2idle
+echo none > /sys/power/pm_test
+
+ip link set dev $nic mtu 1400
+expect_eq "administrator set the MTU" 1400 "$(cat /sys/class/net/$nic/mtu)"
+cycle=$(($(cat /sys/power/replug/cycle) + 1))
+udevadm monitor --udev --property > /tmp/announce.raw &
+monitor=$!
+sleep 1
+echo deep > /sys/power/mem_sleep
+echo deep > $announce
+expect_eq "announced for the next suspend to RAM" "deep $cycle" "$(cat $announce)"
+udevadm settle --timeout=30
+expect_eq "the rule saved the MTU while the NIC was there" 1400 \
+	"$(cat /run/replug/net/$nic.mtu 2>/dev/null)"
+
+inventory > /tmp/inventory.before
+enter_sleep mem
+expect "every device came back" wait_for_inventory /tmp/inventory.before
+kill $monitor
+uevent_log /tmp/announce.raw > /tmp/announce.events
+expect_eq "the transition took the announced cycle" $cycle \
+	"$(cat /sys/power/replug/cycle)"
+expect_eq "the announcement is used up" none "$(cat $announce)"
+expect_eq "announced once: one change event for the NIC" 1 \
+	"$(grep -c "^ACTION=change DEVPATH=$nic_path PM_REPLUG=1 .* PM_CYCLE=$cycle\$" /tmp/announce.events)"
+expect "the NIC came back as a new device, added with the cycle" \
+	grep -q "^ACTION=add DEVPATH=$nic_path PM_REPLUG=1 .* PM_CYCLE=$cycle\$" /tmp/announce.events
+expect_eq "the rule gave the new NIC its MTU back" 1400 \
+	"$(cat /sys/class/net/$nic/mtu)"
+
+# An announcement for another state does not hold: the kernel announces
+# the transition that really happens, as a cycle of its own.
+echo s2idle > $announce
+stale=$(cat /sys/power/replug/cycle)
+echo devices > /sys/power/pm_test
+echo mem > /sys/power/state
+ktap_result "pm_test=devices deep suspend after an s2idle announcement" $?
+echo none > /sys/power/pm_test
+expect_eq "a new cycle, announced by the kernel" $((stale + 1)) \
+	"$(cat /sys/power/replug/cycle)"
+expect_eq "the stale announcement is gone" none "$(cat $announce)"
+expect "every device came back" wait_for_inventory /tmp/inventory.before
+ip link set dev $nic mtu 1500
+echo classic > /sys/power/replug/mode
