@@ -158,6 +158,13 @@ static void replug_close_cycle(struct work_struct *work)
 	}
 }
 
+/* End the last cycle's window now rather than when its timer fires. */
+static void replug_close_window(void)
+{
+	cancel_delayed_work_sync(&replug.close_window);
+	replug_close_cycle(NULL);
+}
+
 /* Remember the bus of a device about to go, to rescan it later. */
 static int replug_note_bus(struct pci_bus *bus)
 {
@@ -586,8 +593,7 @@ static void replug_announce(struct pm_intent *intent)
 	size_t count, i, told = 0;
 
 	/* A window still open would tag the events with the last cycle. */
-	cancel_delayed_work_sync(&replug.close_window);
-	replug_close_cycle(NULL);
+	replug_close_window();
 	intent->cycle = ++replug.cycles;
 	env = replug_announce_env(intent);
 	devs = replug_snapshot(&count);
@@ -694,8 +700,7 @@ int pm_replug_unplug(struct pm_intent *intent)
 	if (!replug_engaged(intent))
 		return 0;
 
-	cancel_delayed_work_sync(&replug.close_window);
-	replug_close_cycle(NULL);
+	replug_close_window();
 	if (!intent->cycle)
 		intent->cycle = ++replug.cycles;
 	replug.kept = 0;

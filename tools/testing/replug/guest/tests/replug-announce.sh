@@ -8,8 +8,7 @@
 
 announce=/sys/power/replug/announce
 nic=enp1s0	# the e1000e behind the PCIe root port
-nic_path=$(readlink -f /sys/bus/pci/devices/0000:01:00.0)
-nic_path=${nic_path#/sys}
+nic_path=$(pci_devpath 0000:01:00.0)
 
 . /replug/tests/replug-knobs-lib.sh
 
@@ -27,9 +26,7 @@ echo none > /sys/power/pm_test
 ip link set dev $nic mtu 1400
 expect_eq "administrator set the MTU" 1400 "$(cat /sys/class/net/$nic/mtu)"
 cycle=$(($(cat /sys/power/replug/cycle) + 1))
-udevadm monitor --udev --property > /tmp/announce.raw &
-monitor=$!
-sleep 1
+uevent_watch /tmp/announce.raw
 echo deep > /sys/power/mem_sleep
 echo deep > $announce
 expect_eq "announced for the next suspend to RAM" "deep $cycle" "$(cat $announce)"
@@ -40,8 +37,7 @@ expect_eq "the rule saved the MTU while the NIC was there" 1400 \
 inventory > /tmp/inventory.before
 enter_sleep mem
 expect "every device came back" wait_for_inventory /tmp/inventory.before
-kill $monitor
-uevent_log /tmp/announce.raw > /tmp/announce.events
+uevent_unwatch /tmp/announce.raw /tmp/announce.events
 expect_eq "the transition took the announced cycle" $cycle \
 	"$(cat /sys/power/replug/cycle)"
 expect_eq "the announcement is used up" none "$(cat $announce)"

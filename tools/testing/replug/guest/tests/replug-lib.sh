@@ -27,6 +27,26 @@ uevent_log() {
 	     /^$/ { if (a != "") print a " " d p; a = ""; d = ""; p = "" }' "$1"
 }
 
+# uevent_watch RAW: record the events udev handles, with their properties,
+# into RAW until uevent_unwatch RAW EVENTS turns them into a uevent_log.
+uevent_watch() {
+	udevadm monitor --udev --property > "$1" &
+	UEVENT_MONITOR=$!
+	sleep 1
+}
+
+uevent_unwatch() {
+	kill $UEVENT_MONITOR
+	uevent_log "$1" > "$2"
+}
+
+# pci_devpath BDF: the PCI function's DEVPATH, as its uevents carry it.
+pci_devpath() {
+	local path
+	path=$(readlink -f "/sys/bus/pci/devices/$1")
+	echo "${path#/sys}"
+}
+
 # Wait until the inventory is what it was (re-enumeration of USB and the
 # devices behind it goes on after the transition returns).
 wait_for_inventory() {
@@ -47,8 +67,7 @@ replug_cycle() {
 	local e1000e
 
 	# The e1000e behind the PCIe root port stands for every removed device.
-	e1000e=$(readlink -f /sys/bus/pci/devices/0000:01:00.0)
-	e1000e=${e1000e#/sys}
+	e1000e=$(pci_devpath 0000:01:00.0)
 
 	echo replug > /sys/power/replug/mode
 	expect_eq "replug mode selected" "classic [replug]" \
@@ -64,16 +83,13 @@ replug_cycle() {
 	echo > /sys/kernel/tracing/trace
 	echo 1 > /sys/kernel/tracing/events/replug/enable
 	echo 1 > /sys/kernel/tracing/events/power/device_pm_callback_start/enable
-	udevadm monitor --udev --property > /tmp/uevents.raw &
-	monitor=$!
-	sleep 1
+	uevent_watch /tmp/uevents.raw
 
 	enter_sleep "$state"
 
 	expect "every device came back" wait_for_inventory /tmp/inventory.before
 	sleep 1
-	kill $monitor
-	uevent_log /tmp/uevents.raw > /tmp/uevents
+	uevent_unwatch /tmp/uevents.raw /tmp/uevents
 	{
 		echo "replug guest: udev handled $(grep -c PM_REPLUG=1 /tmp/uevents) replug events, among them:"
 		grep -E 'DEVPATH=[^ ]*(/0000:01:00.0|/net/[^ /]*|/[0-9]-1) ' /tmp/uevents |

@@ -21,22 +21,18 @@ echo classic > /sys/power/replug/mode
 # The levels past devices, with suspend to RAM: the unplug walk and the
 # re-enumeration run around each, and the intent names the level (wakeup
 # is armed from platform on, since the noirq phase runs).
-e1000e=$(readlink -f /sys/bus/pci/devices/0000:01:00.0)
-e1000e=${e1000e#/sys}
+e1000e=$(pci_devpath 0000:01:00.0)
 echo replug > /sys/power/replug/mode
 inventory > /tmp/inventory.before
 for level in platform processors core; do
 	echo $level > /sys/power/pm_test
 	cycle=$(($(cat /sys/power/replug/cycle) + 1))
-	udevadm monitor --udev --property > /tmp/level.raw &
-	monitor=$!
-	sleep 1
+	uevent_watch /tmp/level.raw
 	echo mem > /sys/power/state
 	ktap_result "pm_test=$level cycle succeeded" $?
 	expect "pm_test=$level: every device came back" \
 		wait_for_inventory /tmp/inventory.before
-	kill $monitor
-	uevent_log /tmp/level.raw > /tmp/level.events
+	uevent_unwatch /tmp/level.raw /tmp/level.events
 	expect_eq "pm_test=$level: cycle counted" "$cycle" \
 		"$(cat /sys/power/replug/cycle)"
 	want="ACTION=add DEVPATH=$e1000e PM_REPLUG=1 PM_TRANSITION=suspend PM_SUSPEND_STATE=deep PM_TEST=$level PM_POWER_LOST=0 PM_FIRMWARE_REINIT=0 PM_KERNEL_RESUMES=1 PM_WAKEUP_ARMED=1 PM_CYCLE=$cycle"
