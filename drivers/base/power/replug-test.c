@@ -2,7 +2,9 @@
 /*
  * KUnit tests for the replug walk: the order devices are offered the
  * intent in (children and consumers first, in parallel where allowed),
- * which units go, which stay, and stopping on any failure.
+ * which units go, which stay, and stopping on any failure.  Then the
+ * parsing of replug's sysfs knobs: what they take, and that a bad write
+ * is refused and changes nothing.
  */
 #include <kunit/device.h>
 #include <kunit/test.h>
@@ -10,8 +12,10 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/device.h>
+#include <linux/pm/intent.h>
 #include <linux/pm/replug.h>
 #include <linux/slab.h>
+#include <linux/sysfs.h>
 
 #include "replug.h"
 
@@ -57,6 +61,8 @@ struct walk_fixture {
 	struct completion unplug_started[NR_DEVS];
 	bool handshake_timed_out;
 	bool fail_remove;
+	/* What dev_pm_intent() said of each device when its unit went. */
+	const struct pm_intent *intent_at_removal[NR_DEVS];
 	struct pm_intent intent;
 	struct replug_walk walk;
 };
@@ -109,8 +115,13 @@ static int fake_remove(struct device *unit, const struct pm_intent *intent)
 {
 	struct walk_fixture *f = fixture_of(unit);
 
+	int i;
+
 	if (f->fail_remove)
 		return -ENOMEM;
+	for (i = 0; i < NR_DEVS; i++)
+		if (fake_unit_of(f->devs[i]) == unit)
+			f->intent_at_removal[i] = dev_pm_intent(f->devs[i]);
 	f->removed[atomic_inc_return(&f->nr_removed) - 1] = index_of(unit);
 	return 0;
 }
@@ -236,6 +247,25 @@ static void replug_walk_order_test(struct kunit *test)
 		       ARRAY_SIZE(removal_order), "removal");
 	KUNIT_EXPECT_EQ(test, f->walk.removed, 2);
 	KUNIT_EXPECT_EQ(test, nr_unplugged(f) - nr_removed(f), 4);
+}
+
+/*
+ * ->remove() takes no intent: the devices of a unit that goes must still
+ * find it through dev_pm_intent(), and no device may keep it afterwards.
+ */
+static void replug_walk_intent_reaches_removal_test(struct kunit *test)
+{
+	struct walk_fixture *f = test->priv;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, run_walk(test, false), 0);
+	for (i = 0; i < NR_DEVS; i++) {
+		if (unit_of_index[i] >= 0)
+			KUNIT_EXPECT_PTR_EQ_MSG(test, f->intent_at_removal[i],
+						&f->intent, "%s", dev_names[i]);
+		KUNIT_EXPECT_NULL_MSG(test, dev_pm_intent(f->devs[i]),
+				      "%s after the walk", dev_names[i]);
+	}
 }
 
 static void replug_walk_kept_child_pins_unit_test(struct kunit *test)
@@ -425,6 +455,7 @@ static void replug_walk_async_refusal_loses_nothing_test(struct kunit *test)
 
 static struct kunit_case replug_walk_test_cases[] = {
 	KUNIT_CASE(replug_walk_order_test),
+	KUNIT_CASE(replug_walk_intent_reaches_removal_test),
 	KUNIT_CASE(replug_walk_kept_child_pins_unit_test),
 	KUNIT_CASE(replug_walk_kept_unit_test),
 	KUNIT_CASE(replug_walk_remove_policy_is_no_pin_test),
@@ -446,7 +477,174 @@ static struct kunit_suite replug_walk_test_suite = {
 	.test_cases = replug_walk_test_cases,
 };
 
-kunit_test_suite(replug_walk_test_suite);
+/* Writes that every knob must refuse. */
+static const char * const bad_words[] = {
+	"", "\n", "kee", "keep now", "KEEP", " keep", "keep\n\n", "replug2",
+};
+
+static ssize_t store_str(struct device_attribute *attr, struct device *dev,
+			 const char *buf)
+{
+	return attr->store(dev, attr, buf, strlen(buf));
+}
+
+static char *show_str(struct kunit *test, struct device_attribute *attr,
+		      struct device *dev)
+{
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_GT(test, attr->show(dev, attr, buf), 0);
+	return buf;
+}
+
+static struct device_attribute *policy_attr(struct kunit *test)
+{
+	struct attribute *attr = pm_replug_attr_group.attrs[0];
+
+	KUNIT_ASSERT_NOT_NULL(test, attr);
+	KUNIT_ASSERT_STREQ(test, attr->name, "replug");
+	return container_of(attr, struct device_attribute, attr);
+}
+
+static void replug_sysfs_policy_test(struct kunit *test)
+{
+	struct device *dev = kunit_device_register(test, "policy");
+	struct device_attribute *attr = policy_attr(test);
+	int i;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
+	KUNIT_EXPECT_STREQ(test, show_str(test, attr, dev), "auto\n");
+	KUNIT_EXPECT_EQ(test, store_str(attr, dev, "keep\n"), 5);
+	KUNIT_EXPECT_STREQ(test, show_str(test, attr, dev), "keep\n");
+	KUNIT_EXPECT_EQ(test, store_str(attr, dev, "auto"), 4);
+	KUNIT_EXPECT_EQ(test, dev->power.replug_policy, PM_REPLUG_AUTO);
+	KUNIT_EXPECT_EQ(test, store_str(attr, dev, "keep"), 4);
+
+	/* Not a PCI function: nothing could find it again once removed. */
+	KUNIT_EXPECT_EQ(test, store_str(attr, dev, "remove\n"), -EINVAL);
+	for (i = 0; i < ARRAY_SIZE(bad_words); i++)
+		KUNIT_EXPECT_EQ_MSG(test, store_str(attr, dev, bad_words[i]),
+				    -EINVAL, "\"%s\"", bad_words[i]);
+	KUNIT_EXPECT_STREQ(test, show_str(test, attr, dev), "keep\n");
+}
+
+static struct kobj_attribute *power_knob(struct kunit *test, const char *name)
+{
+	struct attribute **attr;
+
+	for (attr = replug_power_group.attrs; *attr; attr++)
+		if (!strcmp((*attr)->name, name))
+			return container_of(*attr, struct kobj_attribute, attr);
+	KUNIT_FAIL_AND_ABORT(test, "no /sys/power/replug/%s", name);
+	return NULL;
+}
+
+static ssize_t knob_store(struct kobj_attribute *knob, const char *buf)
+{
+	return knob->store(NULL, knob, buf, strlen(buf));
+}
+
+static char *knob_show(struct kunit *test, struct kobj_attribute *knob)
+{
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_GT(test, knob->show(NULL, knob, buf), 0);
+	return buf;
+}
+
+struct saved_mode {
+	struct kobj_attribute *knob;
+	const char *word;
+};
+
+static void restore_mode(void *data)
+{
+	struct saved_mode *saved = data;
+
+	knob_store(saved->knob, saved->word);
+}
+
+/* The tests switch modes: put back the one the system had, whatever happens. */
+static struct kobj_attribute *save_mode(struct kunit *test)
+{
+	struct saved_mode *saved = kunit_kzalloc(test, sizeof(*saved), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, saved);
+	saved->knob = power_knob(test, "mode");
+	saved->word = strcmp(knob_show(test, saved->knob), "classic [replug]\n") ?
+		      "classic" : "replug";
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_mode, saved), 0);
+	return saved->knob;
+}
+
+static void replug_sysfs_mode_test(struct kunit *test)
+{
+	struct kobj_attribute *mode = save_mode(test);
+	int i;
+
+	KUNIT_EXPECT_EQ(test, knob_store(mode, "classic\n"), 8);
+	KUNIT_EXPECT_STREQ(test, knob_show(test, mode), "[classic] replug\n");
+	KUNIT_EXPECT_EQ(test, knob_store(mode, "replug"), 6);
+	KUNIT_EXPECT_STREQ(test, knob_show(test, mode), "classic [replug]\n");
+	for (i = 0; i < ARRAY_SIZE(bad_words); i++)
+		KUNIT_EXPECT_EQ_MSG(test, knob_store(mode, bad_words[i]), -EINVAL,
+				    "\"%s\"", bad_words[i]);
+	KUNIT_EXPECT_STREQ(test, knob_show(test, mode), "classic [replug]\n");
+}
+
+static void replug_sysfs_announce_test(struct kunit *test)
+{
+	struct kobj_attribute *mode = save_mode(test);
+	struct kobj_attribute *announce = power_knob(test, "announce");
+	char *before;
+	int i;
+
+	/* In classic mode, replug would not take part: nothing to announce. */
+	KUNIT_ASSERT_EQ(test, knob_store(mode, "classic"), 7);
+	before = knob_show(test, announce);
+	KUNIT_EXPECT_EQ(test, knob_store(announce, "deep\n"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, knob_store(announce, "s2idle"), -EINVAL);
+
+	/* Not a suspend state replug takes part in, in either mode. */
+	KUNIT_ASSERT_EQ(test, knob_store(mode, "replug"), 6);
+	for (i = 0; i < ARRAY_SIZE(bad_words); i++)
+		KUNIT_EXPECT_EQ_MSG(test, knob_store(announce, bad_words[i]),
+				    -EINVAL, "\"%s\"", bad_words[i]);
+	KUNIT_EXPECT_EQ(test, knob_store(announce, "mem"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, knob_store(announce, "disk"), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, knob_show(test, announce), before);
+}
+
+static void replug_sysfs_counters_are_read_only_test(struct kunit *test)
+{
+	static const char * const counters[] = { "cycle", "removed", "kept" };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(counters); i++) {
+		struct kobj_attribute *knob = power_knob(test, counters[i]);
+
+		KUNIT_EXPECT_NULL_MSG(test, knob->store, "%s", counters[i]);
+		KUNIT_EXPECT_EQ_MSG(test, knob->attr.mode & 0222, 0, "%s",
+				    counters[i]);
+	}
+}
+
+static struct kunit_case replug_sysfs_test_cases[] = {
+	KUNIT_CASE(replug_sysfs_policy_test),
+	KUNIT_CASE(replug_sysfs_mode_test),
+	KUNIT_CASE(replug_sysfs_announce_test),
+	KUNIT_CASE(replug_sysfs_counters_are_read_only_test),
+	{}
+};
+
+static struct kunit_suite replug_sysfs_test_suite = {
+	.name = "replug_sysfs",
+	.test_cases = replug_sysfs_test_cases,
+};
+
+kunit_test_suites(&replug_walk_test_suite, &replug_sysfs_test_suite);
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_DESCRIPTION("KUnit tests for the replug walk");

@@ -415,6 +415,8 @@ static void replug_walk_device(struct replug_walk *walk, struct device *dev)
 	if (READ_ONCE(walk->error) || !device_is_registered(dev))
 		return;
 
+	/* For the ->remove() calls below too, which take no intent. */
+	dev->power.intent = walk->intent;
 	stay = walk->unplug(dev, walk->intent);
 	if (stay < 0) {
 		guard(mutex)(&walk->lock);
@@ -510,7 +512,9 @@ static void replug_walk_release(struct replug_walk *walk)
  * known when the walk gets to it: it is removed unless one of its devices
  * must stay.  With @walk->async, devices that allow asynchronous suspend
  * go in parallel, under the same ordering rules as dpm_suspend().
- * Devices that are no longer registered are skipped.
+ * Devices that are no longer registered are skipped.  From the moment a
+ * device is offered @walk->intent until the walk ends, dev_pm_intent()
+ * returns it, so the ->remove() of a unit's devices sees it too.
  *
  * Return: 0, or the first error of @walk's ->unplug() or ->remove(); no
  * device starts after it, those already under way finish, and what was
@@ -540,6 +544,8 @@ VISIBLE_IF_KUNIT int replug_walk_devices(struct replug_walk *walk,
 			replug_walk_one(node);
 	}
 	async_synchronize_full_domain(&replug_async_domain);
+	for (i = 0; i < count; i++)
+		devs[i]->power.intent = NULL;
 
 	error = walk->error;
 	replug_walk_release(walk);
@@ -676,8 +682,10 @@ void pm_replug_announce(struct pm_intent *intent)
  * go through the classic dev_pm_ops path afterwards.  In classic mode, or
  * when pm_test stops at the freezer, nothing happens.
  *
- * Must be called with user space frozen and kernel threads running, with
- * system_transition_mutex held; pm_replug_replug() undoes it.
+ * Must be called with kernel threads running and system_transition_mutex
+ * held; pm_replug_replug() undoes it.  A suspend or hibernation has frozen
+ * user space by then; a dry run of a shutdown has not, as the real one
+ * would not have.
  *
  * Return: 0, or the error of the device that refused, in which case every
  * device already removed has been brought back and the transition must
@@ -983,11 +991,67 @@ static ssize_t announce_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return ret;
 }
 
+/* What /sys/power/replug/dry_run takes: the transitions that end this kernel. */
+static const char * const replug_dry_run_names[] = {
+	"poweroff", "halt", "reboot", "kexec",
+};
+
+static const enum pm_transition replug_dry_run_transitions[] = {
+	PM_TRANSITION_POWEROFF, PM_TRANSITION_HALT, PM_TRANSITION_REBOOT,
+	PM_TRANSITION_KEXEC,
+};
+
+static ssize_t dry_run_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	ssize_t len = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(replug_dry_run_names); i++)
+		len += sysfs_emit_at(buf, len, "%s ", replug_dry_run_names[i]);
+	buf[len - 1] = '\n';
+	return len;
+}
+
+/*
+ * Rehearse a transition that would end this kernel: user space is told,
+ * every device is offered the intent and taken away as the real thing
+ * would take it, and then the buses are rescanned as after a
+ * pm_test=devices suspend.  The intent says PM_INTENT_TEST_DEVICES, so a
+ * driver knows it will be back; a refusal comes back to the writer.
+ */
+static ssize_t dry_run_store(struct kobject *kobj, struct kobj_attribute *attr,
+			     const char *buf, size_t n)
+{
+	int index = sysfs_match_string(replug_dry_run_names, buf);
+	struct pm_intent intent;
+	unsigned int sleep_flags;
+	int error;
+
+	if (index < 0)
+		return -EINVAL;
+	pm_intent_init_system(&intent, replug_dry_run_transitions[index]);
+	intent.test = PM_INTENT_TEST_DEVICES;
+
+	sleep_flags = lock_system_sleep();
+	if (!replug_engaged(&intent)) {
+		unlock_system_sleep(sleep_flags);
+		return -EINVAL;
+	}
+	replug_announce(&intent);
+	error = pm_replug_unplug(&intent);
+	if (!error)
+		pm_replug_replug(&intent);
+	unlock_system_sleep(sleep_flags);
+	return error ?: n;
+}
+
 static struct kobj_attribute mode_attr = __ATTR_RW(mode);
 static struct kobj_attribute cycle_attr = __ATTR_RO(cycle);
 static struct kobj_attribute removed_attr = __ATTR_RO(removed);
 static struct kobj_attribute kept_attr = __ATTR_RO(kept);
 static struct kobj_attribute announce_attr = __ATTR_RW(announce);
+static struct kobj_attribute dry_run_attr = __ATTR_RW(dry_run);
 
 static struct attribute *replug_power_attrs[] = {
 	&mode_attr.attr,
@@ -995,13 +1059,15 @@ static struct attribute *replug_power_attrs[] = {
 	&removed_attr.attr,
 	&kept_attr.attr,
 	&announce_attr.attr,
+	&dry_run_attr.attr,
 	NULL,
 };
 
-static const struct attribute_group replug_power_group = {
+VISIBLE_IF_KUNIT const struct attribute_group replug_power_group = {
 	.name	= "replug",
 	.attrs	= replug_power_attrs,
 };
+EXPORT_SYMBOL_IF_KUNIT(replug_power_group);
 
 static int __init pm_replug_init(void)
 {

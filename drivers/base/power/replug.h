@@ -51,6 +51,8 @@ struct replug_walk {
 #if IS_ENABLED(CONFIG_KUNIT)
 int replug_walk_devices(struct replug_walk *walk, struct device **devs,
 			size_t count);
+/* /sys/power/replug/ */
+extern const struct attribute_group replug_power_group;
 #endif
 
 #endif /* _DRIVERS_BASE_POWER_REPLUG_H */

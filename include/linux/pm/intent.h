@@ -10,6 +10,7 @@
 #ifndef _LINUX_PM_INTENT_H
 #define _LINUX_PM_INTENT_H
 
+#include <linux/device.h>
 #include <linux/suspend.h>
 #include <linux/types.h>
 
@@ -180,6 +181,44 @@ static inline enum pm_intent_test pm_test_intent_level(void)
 static inline bool pm_intent_is_test(const struct pm_intent *intent)
 {
 	return intent->test != PM_INTENT_TEST_NONE;
+}
+
+/**
+ * pm_intent_hands_over - does another kernel take the devices as they are?
+ * @intent: the intent to look at, or NULL outside a system transition.
+ *
+ * True for a kexec and for the boot kernel handing the machine over to a
+ * hibernation image: no firmware runs in between to reset the hardware,
+ * so a device left doing DMA would write into memory the next kernel
+ * already owns.
+ *
+ * Return: whether the next kernel finds the devices as they are left.
+ */
+static inline bool pm_intent_hands_over(const struct pm_intent *intent)
+{
+	return intent && !intent->kernel_resumes && !intent->firmware_reinit;
+}
+
+/**
+ * dev_pm_intent - the system transition a device is being taken through
+ * @dev: the device, as passed to one of its callbacks.
+ *
+ * &dev_pm_ops.unplug gets the intent as its argument, but ->remove() and
+ * ->shutdown() have signatures shared by every driver of a bus.  So the PM
+ * core records the intent in the device for as long as it takes the
+ * device through a system transition: from ->unplug() through the
+ * ->remove() that follows when replug takes the device away, and around
+ * ->shutdown() at power-off, halt, reboot and kexec.
+ *
+ * Context: the device's own callbacks, which the PM core serialises with
+ * the update.
+ *
+ * Return: the intent, or NULL outside a system transition (the driver is
+ * being unbound, or the device was really unplugged).
+ */
+static inline const struct pm_intent *dev_pm_intent(const struct device *dev)
+{
+	return dev->power.intent;
 }
 
 #endif /* _LINUX_PM_INTENT_H */

@@ -27,6 +27,8 @@ S2IDLE_LOOP_MARK = 'PM: suspend-to-idle'
 HOST_REQUEST_RE = re.compile(r'REPLUG-HOST: ([a-z0-9-]+)')
 PANIC_RE = re.compile(r'Kernel panic - not syncing|BUG: |WARNING: CPU:|Oops:')
 DONE_MARK = 'REPLUG-GUEST-DONE'
+# The trace of one replug cycle, written by the guest on its third serial port.
+SLEEPGRAPH_TRACE = 'suspend_ftrace.txt'
 
 
 @dataclass
@@ -182,6 +184,7 @@ class Boot:
 			'-append', append, '-display', 'none', '-no-reboot',
 			'-serial', 'stdio',
 			'-serial', f'file:{self.out_dir / "ktap.log"}',
+			'-serial', f'file:{self.out_dir / SLEEPGRAPH_TRACE}',
 			'-qmp', f'unix:{self.out_dir / "qmp.sock"},server=on,wait=off',
 		] + qemu_devices(self.out_dir)
 
@@ -290,19 +293,141 @@ def tally_boot(parser, boot: Boot, tally: Tally) -> None:
 			print(f'#   {line}')
 
 
-# What "make check" boots.  Each guest test is a script in guest/tests/.
+@dataclass
+class AfterDone:
+	"""What the console must show once the guest's tests are done.
+
+	The guest cannot watch itself go down, so what its last moments print
+	(device_shutdown() with initcall_debug) is checked here: @pattern must
+	match a line, or none when @present is false; with @before, every
+	match of @pattern must come before the first match of @before.
+	"""
+	desc: str
+	pattern: str
+	present: bool = True
+	before: str = ''
+
+
+def after_done_failure(console: list[str], check: AfterDone) -> str:
+	"""Why @check does not hold on @console, or '' when it does."""
+	done = [i for i, line in enumerate(console) if DONE_MARK in line]
+	if not done:
+		return 'the guest never finished its tests'
+	tail = console[done[0] + 1:]
+	hits = [i for i, line in enumerate(tail) if re.search(check.pattern, line)]
+	if not check.present:
+		return f'seen: {tail[hits[0]].strip()}' if hits else ''
+	if not hits:
+		return f'no line matches {check.pattern!r}'
+	if check.before:
+		later = [i for i, line in enumerate(tail)
+			 if re.search(check.before, line)]
+		if not later:
+			return f'no line matches {check.before!r}'
+		if hits[-1] > later[0]:
+			return (f'{tail[hits[-1]].strip()!r} comes after '
+				f'{tail[later[0]].strip()!r}')
+	return ''
+
+
+def timeline_failure(out_dir: Path, kernel_src: Path, expect: list[str]) -> str:
+	"""Why pm-graph's sleepgraph could not draw the guest's trace with
+	every string of @expect in its timeline, or '' when it could."""
+	trace = out_dir / SLEEPGRAPH_TRACE
+	html = out_dir / SLEEPGRAPH_TRACE.replace('_ftrace.txt', '.html')
+	if not trace.exists() or not trace.stat().st_size:
+		return 'the guest sent no trace'
+	if html.exists():
+		html.unlink()
+	out = subprocess.run([sys.executable, 'sleepgraph.py', '-ftrace', str(trace)],
+			     cwd=kernel_src / 'tools' / 'power' / 'pm-graph',
+			     capture_output=True, text=True)
+	(out_dir / 'sleepgraph.log').write_text(out.stdout + out.stderr)
+	if out.returncode or not html.exists():
+		return f'sleepgraph failed (exit {out.returncode}), see sleepgraph.log'
+	text = html.read_text(errors='replace')
+	missing = [s for s in expect if s not in text]
+	return f'not in the timeline: {", ".join(missing)}' if missing else ''
+
+
+@dataclass
+class CheckBoot:
+	"""One boot of "make check": guest tests in guest/tests/, kernel
+	arguments, whether the harness must report it as broken, and what its
+	console must show after the tests (see AfterDone)."""
+	name: str
+	tests: list[str]
+	append: str = ''
+	must_fail: bool = False
+	after_done: list[AfterDone] = field(default_factory=list)
+	# Strings sleepgraph's timeline of the guest's trace must hold.
+	timeline: list[str] = field(default_factory=list)
+
+
+def shutdown_checks(transition: str) -> list[AfterDone]:
+	"""device_shutdown() names the intent of every device it shuts down."""
+	told = rf': shutdown(_pre)? for {transition}$'
+	return [
+		AfterDone(f'devices are shut down for {transition}', told),
+		AfterDone(f'no device is told anything but {transition}',
+			  rf': shutdown(_pre)? for (?!{transition}$)', present=False),
+		AfterDone('the SATA disk is shut down before its AHCI controller',
+			  rf'^(\[[ 0-9.]+\] )?sd \S+: shutdown for {transition}$',
+			  before=rf'ahci 0000:00:1f\.2: shutdown for {transition}$'),
+		AfterDone('e1000 gets the intent at shutdown',
+			  rf'e1000 \S+: shutdown for {transition}$'),
+		AfterDone('disks flush their write cache', 'Synchronizing SCSI cache'),
+	]
+
+
+# What "make check" boots.
 CHECK_BOOTS = [
-	# name, guest tests, extra kernel arguments, must the boot fail?
-	('stock-sleep', ['udev', 's2idle', 's3'], '', False),
-	('replug-sleep', ['replug-knobs', 'replug-pm-test', 'replug-s2idle',
-			  'replug-s3', 'replug-announce', 'replug-driver'], '', False),
+	CheckBoot('stock-sleep', ['udev', 's2idle', 's3']),
+	CheckBoot('replug-sleep', ['replug-knobs', 'replug-pm-test',
+				   'replug-s2idle', 'replug-s3', 'replug-announce',
+				   'replug-dry-run',
+				   'replug-driver'],
+		  timeline=['replug unplug', 'replug remove', 'replug rescan',
+			    '0000:01:00.0']),
+	# The converted drivers act on the intent device_shutdown() passes:
+	# sd stops the SATA disk (libata manages its start/stop) for a
+	# power-off but not for a reboot, which would only spin it up again.
+	CheckBoot('shutdown-poweroff', ['udev'], 'initcall_debug replug.end=poweroff',
+		  after_done=shutdown_checks('poweroff') + [
+			  AfterDone('the SATA disk is stopped for a power-off',
+				    r'sd \S+: \[sd[a-z]+\] Stopping disk')]),
+	CheckBoot('shutdown-reboot', ['udev'], 'initcall_debug',
+		  after_done=shutdown_checks('reboot') + [
+			  AfterDone('no disk is stopped for a reboot',
+				    'Stopping disk', present=False)]),
 	# A guest whose init is missing panics: the harness must say so.
-	('harness-catches-panic', [], 'rdinit=/does-not-exist', True),
+	CheckBoot('harness-catches-panic', [], 'rdinit=/does-not-exist',
+		  must_fail=True),
 ]
 
 
+def tally_after_done(boot: Boot, checks: list[AfterDone], tally: Tally) -> None:
+	for check in checks:
+		why = after_done_failure(boot.console, check)
+		tally.passed += not why
+		tally.failed += bool(why)
+		print(f'{"not ok" if why else "ok"} - {boot.name}: {check.desc}'
+		      + (f' # {why}' if why else ''))
+
+
+def tally_timeline(boot: Boot, kernel_src: Path, expect: list[str],
+		   tally: Tally) -> None:
+	why = timeline_failure(boot.out_dir, kernel_src, expect)
+	tally.passed += not why
+	tally.failed += bool(why)
+	print(f'{"not ok" if why else "ok"} - {boot.name}: sleepgraph draws the '
+	      f'replug cycle' + (f' # {why}' if why else ''))
+
+
 def run_boot(args, parser, name: str, tests: list[str], append: str,
-	     must_fail: bool, tally: Tally) -> None:
+	     must_fail: bool, tally: Tally,
+	     after_done: list[AfterDone] | None = None,
+	     timeline: list[str] | None = None) -> None:
 	boot = Boot(name, args.kernel, args.initrd, args.out / name, tests,
 		    args.timeout, append, args.console)
 	print(f'# booting {name}: tests {",".join(tests) or "(none)"}, '
@@ -310,6 +435,9 @@ def run_boot(args, parser, name: str, tests: list[str], append: str,
 	boot.run()
 	if not must_fail:
 		tally_boot(parser, boot, tally)
+		tally_after_done(boot, after_done or [], tally)
+		if timeline:
+			tally_timeline(boot, args.kernel_src, timeline, tally)
 		return
 	caught = bool(boot.failure)
 	print(f'{"ok" if caught else "not ok"} - harness reports the broken '
@@ -406,9 +534,10 @@ def main() -> int:
 		run_unit_tests(args.kernel_src, tally)
 		run_static_checks(args.kernel_src, tally)
 		only = set(filter(None, args.only.split(',')))
-		for name, tests, append, must_fail in CHECK_BOOTS:
-			if not only or name in only:
-				run_boot(args, parser, name, tests, append, must_fail, tally)
+		for b in CHECK_BOOTS:
+			if not only or b.name in only:
+				run_boot(args, parser, b.name, b.tests, b.append,
+					 b.must_fail, tally, b.after_done, b.timeline)
 	print(tally.line())
 	return 1 if tally.failed else 0
 

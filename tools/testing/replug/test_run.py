@@ -112,5 +112,51 @@ class PanicPatternTest(unittest.TestCase):
 			self.assertNotRegex(line, run.PANIC_RE)
 
 
+SHUTDOWN_CONSOLE = [
+	'[    1.0] sd 0:0:0:0: shutdown for reboot',
+	'REPLUG-GUEST-DONE',
+	'[    9.0] sd 0:0:0:0: shutdown for poweroff',
+	'[    9.1] sd 0:0:0:0: [sda] Stopping disk',
+	'[    9.2] ahci 0000:00:1f.2: shutdown for poweroff',
+]
+
+
+class AfterDoneTest(unittest.TestCase):
+	def failure(self, check: run.AfterDone, console=SHUTDOWN_CONSOLE) -> str:
+		return run.after_done_failure(console, check)
+
+	def test_only_lines_after_the_tests_count(self):
+		self.assertTrue(self.failure(run.AfterDone('x', 'for reboot$')))
+		self.assertFalse(self.failure(run.AfterDone('x', 'for poweroff$')))
+
+	def test_absent_pattern_fails_when_seen(self):
+		self.assertFalse(self.failure(run.AfterDone('x', 'for reboot', False)))
+		self.assertIn('Stopping disk', self.failure(
+			run.AfterDone('x', 'Stopping disk', present=False)))
+
+	def test_order_is_checked(self):
+		self.assertFalse(self.failure(run.AfterDone(
+			'x', 'sd .*shutdown', before='ahci .*shutdown')))
+		self.assertIn('comes after', self.failure(run.AfterDone(
+			'x', 'ahci .*shutdown', before='sd .*shutdown')))
+
+	def test_guest_that_never_finished_fails(self):
+		self.assertTrue(self.failure(run.AfterDone('x', 'sd', present=False),
+					     SHUTDOWN_CONSOLE[:1]))
+
+	def test_shutdown_checks_hold_on_a_real_shape(self):
+		console = ['REPLUG-GUEST-DONE',
+			   '[    9.0] sd 6:0:0:0: shutdown for reboot',
+			   '[    9.0] sd 6:0:0:0: [sdb] Synchronizing SCSI cache',
+			   '[    9.1] e1000 0000:00:03.0: shutdown for reboot',
+			   '[    9.2] sd 0:0:0:0: shutdown for reboot',
+			   '[    9.3] ahci 0000:00:1f.2: shutdown for reboot']
+		for check in run.shutdown_checks('reboot'):
+			self.assertEqual(self.failure(check, console), '', check.desc)
+		wrong = console + ['[    9.4] pcieport 0000:00:1c.0: shutdown for kexec']
+		self.assertTrue(any(self.failure(c, wrong)
+				    for c in run.shutdown_checks('reboot')))
+
+
 if __name__ == '__main__':
 	unittest.main()

@@ -103,3 +103,28 @@ expect "other units were removed ($(cat /sys/power/replug/removed))" \
 	test "$(cat /sys/power/replug/removed)" -gt 3
 expect "every device came back" wait_for_inventory /tmp/inventory.before
 echo classic > /sys/power/replug/mode
+
+# Dry runs: the driver sees the kexec intent on the way down and on its new
+# device, and a refusal fails the write instead of a real kexec.
+echo replug > /sys/power/replug/mode
+cycle=$(($(cat /sys/power/replug/cycle) + 1))
+dmesg -c > /dev/null
+echo kexec > /sys/power/replug/dry_run
+ktap_result "kexec dry run succeeded" $?
+want="transition=kexec state=on phase=none test=devices power_lost=0 firmware_reinit=0 kernel_resumes=0 wakeup_armed=0 cycle=$cycle"
+expect "->unplug() got: $want" \
+	sh -c "dmesg | grep -q 'replug_sample 0000:00:01.0: unplug: $want'"
+expect "->replugged() got the same intent on the new device" \
+	sh -c "dmesg | grep -q 'replug_sample 0000:00:01.0: replugged: $want'"
+expect "every device came back" wait_for_inventory /tmp/inventory.before
+
+echo 16 > $params/refuse_unplug
+echo reboot > /sys/power/replug/dry_run 2>/tmp/dry_run.err
+status=$?
+echo 0 > $params/refuse_unplug
+expect "refused dry run fails for the writer" test $status -ne 0
+expect "with EBUSY" grep -q 'Device or resource busy' /tmp/dry_run.err
+expect "the refusal is logged with the transition" \
+	sh -c 'dmesg | grep -q "replug_sample 0000:00:01.0: refused to unplug for reboot: -EBUSY"'
+expect "every device came back" wait_for_inventory /tmp/inventory.before
+echo classic > /sys/power/replug/mode

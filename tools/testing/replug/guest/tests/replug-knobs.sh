@@ -17,3 +17,12 @@ for bad in "Replug" "replug classic" "2" " "; do
 	expect "mode rejects '$bad'" knob_rejects /sys/power/replug/mode "$bad"
 done
 expect "cycle is read-only" sh -c '! echo 5 > /sys/power/replug/cycle'
+expect_eq "replug starts in classic mode" "[classic] replug" \
+	"$(cat /sys/power/replug/mode)"
+expect "dry run refused in classic mode" \
+	knob_rejects /sys/power/replug/dry_run poweroff
+echo replug > /sys/power/replug/mode
+for bad in "suspend" "mem" "disk" "Poweroff" "poweroff reboot" "restore-handoff" " "; do
+	expect "dry run rejects '$bad'" knob_rejects /sys/power/replug/dry_run "$bad"
+done
+echo classic > /sys/power/replug/mode

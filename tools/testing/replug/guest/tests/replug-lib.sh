@@ -5,6 +5,8 @@
 # back (as a new struct device where it was removed), the kept ones kept.
 #
 # Expects REPLUG_TRANSITION_VARS: the PM_* values the events must carry.
+# REPLUG_ENTER, when set, is the command that makes the transition instead
+# of writing STATE to /sys/power/state (a dry run, for example).
 
 . /replug/tests/sleep-lib.sh
 
@@ -64,10 +66,11 @@ wait_for_inventory() {
 
 replug_cycle() {
 	local state=$1 cycle ino_before ino_after nics_before nics_after
-	local e1000e
+	local e1000e transition
 
 	# The e1000e behind the PCIe root port stands for every removed device.
 	e1000e=$(pci_devpath 0000:01:00.0)
+	transition=$(echo "$REPLUG_TRANSITION_VARS" | sed 's/^PM_TRANSITION=\([^ ]*\).*/\1/')
 
 	echo replug > /sys/power/replug/mode
 	expect_eq "replug mode selected" "classic [replug]" \
@@ -81,11 +84,18 @@ replug_cycle() {
 	ino_before=$(stat -c %i /sys/bus/pci/devices/0000:01:00.0)
 	nics_before=$(ls /sys/class/net | sort | tr '\n' ' ')
 	echo > /sys/kernel/tracing/trace
-	echo 1 > /sys/kernel/tracing/events/replug/enable
-	echo 1 > /sys/kernel/tracing/events/power/device_pm_callback_start/enable
+	# What sleepgraph draws a timeline from, and replug's own events.
+	for event in replug power/suspend_resume power/device_pm_callback_start \
+		     power/device_pm_callback_end; do
+		echo 1 > "/sys/kernel/tracing/events/$event/enable"
+	done
 	uevent_watch /tmp/uevents.raw
 
-	enter_sleep "$state"
+	if [ -n "$REPLUG_ENTER" ]; then
+		$REPLUG_ENTER
+	else
+		enter_sleep "$state"
+	fi
 
 	expect "every device came back" wait_for_inventory /tmp/inventory.before
 	sleep 1
@@ -101,17 +111,16 @@ replug_cycle() {
 	expect "devices were kept ($(cat /sys/power/replug/kept))" \
 		test "$(cat /sys/power/replug/kept)" -gt 0
 
-	echo 0 > /sys/kernel/tracing/events/replug/enable
-	echo 0 > /sys/kernel/tracing/events/power/device_pm_callback_start/enable
+	echo 0 > /sys/kernel/tracing/events/enable
 	cat /sys/kernel/tracing/trace > /tmp/trace
 	for action in unplug remove replug; do
 		expect "traced: $action e1000e 0000:01:00.0 cycle=$cycle" \
-			grep -q "replug_device: $action e1000e 0000:01:00.0 cycle=$cycle transition=suspend" /tmp/trace
+			grep -q "replug_device: $action e1000e 0000:01:00.0 cycle=$cycle transition=$transition" /tmp/trace
 	done
 	expect "traced: the mounted data disk kept" \
 		grep -q "replug_device: keep [^ ]* ${DATA_DEV##*/} cycle=$cycle" /tmp/trace
 	expect "traced for sleepgraph: device_pm_callback_start of the removal" \
-		grep -q "device_pm_callback_start: e1000e 0000:01:00.0, parent: 0000:00:04.0, replug remove\[suspend\]" /tmp/trace
+		grep -q "device_pm_callback_start: e1000e 0000:01:00.0, parent: 0000:00:04.0, replug remove\[" /tmp/trace
 
 	ino_after=$(stat -c %i /sys/bus/pci/devices/0000:01:00.0)
 	expect "e1000e came back as a new struct device" \
