@@ -22,7 +22,7 @@ RUNNER     := python3 -u tools/testing/replug/run.py --kernel $(BZIMAGE) \
 DEB_PACKAGES := linux-source-6.12 qemu-system-x86 busybox-static udev \
 	libkmod-dev libudev-dev kexec-tools e2fsprogs ccache sparse \
 	build-essential flex bison bc libelf-dev libssl-dev dwarves cpio \
-	rsync kmod python3 pkg-config git
+	rsync kmod python3 pkg-config git iproute2
 
 SAMPLES    := $(BUILD)/samples/replug
 SAMPLE_KO  := $(SAMPLES)/replug-sample.ko
@@ -69,7 +69,7 @@ modules: kernel
 initramfs: kernel modules
 	@echo "  GEN     $(INITRAMFS)"
 	@scripts/mkinitramfs.sh $(CURDIR) $(BUILD)/initramfs $(INITRAMFS) \
-		--modules $(SAMPLE_KO)
+		--modules $(SAMPLE_KO) --boot $(KOBJ)/arch/x86/boot/bzImage
 
 run: deps kernel initramfs
 	$(RUNNER) boot --console --tests udev,replug-s3

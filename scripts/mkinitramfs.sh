@@ -3,9 +3,11 @@
 #
 # Build the guest's initramfs: busybox-static, the real systemd-udevd and
 # udevadm with the distribution's rules plus udev-rules/, kexec, the guest
-# test scripts, and whatever extra programs are named (pmtest).
+# test scripts, and whatever extra programs are named (pmtest).  The kernel
+# named with --boot goes into /boot, for the guest to kexec into.
 #
 # Usage: mkinitramfs.sh PROJECTDIR STAGEDIR OUTPUT [PROGRAM...] [--modules KO...]
+#        [--boot BZIMAGE]
 set -euo pipefail
 
 project=$(realpath "$1") stage=$2 out=$3
@@ -30,6 +32,8 @@ done
 copy_with_libs /usr/lib/systemd/systemd-udevd /usr/lib/systemd/systemd-udevd
 copy_with_libs /usr/bin/udevadm /usr/bin/udevadm
 copy_with_libs /usr/sbin/kexec /usr/sbin/kexec
+# busybox's ip cannot move a link into another network namespace.
+copy_with_libs /usr/sbin/ip /usr/sbin/ip
 cp -a /usr/lib/udev/rules.d "$stage/usr/lib/udev/"
 cp -a /usr/lib/udev/hwdb.bin "$stage/usr/lib/udev/" 2>/dev/null || true
 cp /usr/lib/systemd/network/99-default.link "$stage/usr/lib/systemd/network/"
@@ -51,16 +55,19 @@ done
 echo 'root:x:0:0:root:/root:/bin/sh' > "$stage/etc/passwd"
 printf 'root:x:0:\ndisk:x:6:\ninput:x:101:\nkvm:x:102:\n' > "$stage/etc/group"
 
-mkdir -p "$stage/lib/modules"
-modules=0
+mkdir -p "$stage/lib/modules" "$stage/boot"
+what=binaries
 for arg in "$@"; do
-	if [ "$arg" = --modules ]; then
-		modules=1
-	elif [ $modules = 1 ]; then
-		install -m 0644 "$arg" "$stage/lib/modules/"
-	else
-		copy_with_libs "$arg" "/usr/bin/$(basename "$arg")"
-	fi
+	case $arg in
+	--modules) what=modules ;;
+	--boot) what=boot ;;
+	*)
+		case $what in
+		modules) install -m 0644 "$arg" "$stage/lib/modules/" ;;
+		boot) install -m 0644 "$arg" "$stage/boot/" ;;
+		*) copy_with_libs "$arg" "/usr/bin/$(basename "$arg")" ;;
+		esac ;;
+	esac
 done
 
 cp -a "$project/tools/testing/replug/guest" "$stage/replug"

@@ -151,13 +151,52 @@ static void pm_intent_system_test(struct kunit *test)
 
 	for (c = system_cases; c < system_cases + ARRAY_SIZE(system_cases); c++) {
 		memset(&intent, 0xa5, sizeof(intent));
-		KUNIT_ASSERT_EQ(test, pm_intent_init_system(&intent, c->transition), 0);
+		KUNIT_ASSERT_EQ(test, pm_intent_init_system(&intent, c->transition,
+							    PM_INTENT_TEST_NONE), 0);
 
 		KUNIT_EXPECT_EQ(test, intent.transition, c->transition);
 		KUNIT_EXPECT_EQ(test, intent.hibernate_phase, PM_HIBERNATE_NONE);
 		KUNIT_EXPECT_FALSE(test, pm_intent_is_test(&intent));
 		expect_consequences(test, &intent, &c->want);
 	}
+}
+
+/* A rehearsal names the transition, loses nothing, and this kernel goes on. */
+static void pm_intent_system_rehearsal_test(struct kunit *test)
+{
+	const struct system_case *c;
+	struct pm_intent intent;
+
+	for (c = system_cases; c < system_cases + ARRAY_SIZE(system_cases); c++) {
+		KUNIT_ASSERT_EQ(test, pm_intent_init_system(&intent, c->transition,
+							    PM_INTENT_TEST_DEVICES), 0);
+		KUNIT_EXPECT_EQ(test, intent.transition, c->transition);
+		KUNIT_EXPECT_TRUE(test, pm_intent_is_test(&intent));
+		KUNIT_EXPECT_FALSE_MSG(test, intent.power_lost, "%s", c->want.name);
+		KUNIT_EXPECT_FALSE_MSG(test, intent.firmware_reinit, "%s", c->want.name);
+		KUNIT_EXPECT_TRUE_MSG(test, intent.kernel_resumes, "%s", c->want.name);
+		KUNIT_EXPECT_FALSE_MSG(test, pm_intent_hands_over(&intent), "%s",
+				       c->want.name);
+	}
+}
+
+/* Only a kexec and the handoff to an image leave devices to the next kernel as they are. */
+static void pm_intent_hands_over_test(struct kunit *test)
+{
+	const struct system_case *c;
+	struct pm_intent intent;
+
+	KUNIT_EXPECT_FALSE(test, pm_intent_hands_over(NULL));
+	for (c = system_cases; c < system_cases + ARRAY_SIZE(system_cases); c++) {
+		KUNIT_ASSERT_EQ(test, pm_intent_init_system(&intent, c->transition,
+							    PM_INTENT_TEST_NONE), 0);
+		KUNIT_EXPECT_EQ_MSG(test, pm_intent_hands_over(&intent),
+				    c->transition == PM_TRANSITION_KEXEC ||
+				    c->transition == PM_TRANSITION_RESTORE_HANDOFF,
+				    "%s", c->want.name);
+	}
+	pm_intent_init_suspend(&intent, PM_SUSPEND_TO_IDLE, PM_INTENT_TEST_NONE);
+	KUNIT_EXPECT_FALSE(test, pm_intent_hands_over(&intent));
 }
 
 static void pm_intent_system_rejects_sleep_test(struct kunit *test)
@@ -172,7 +211,8 @@ static void pm_intent_system_rejects_sleep_test(struct kunit *test)
 	memset(&untouched, 0x5a, sizeof(untouched));
 	for (i = 0; i < ARRAY_SIZE(sleeps); i++) {
 		intent = untouched;
-		KUNIT_EXPECT_EQ(test, pm_intent_init_system(&intent, sleeps[i]),
+		KUNIT_EXPECT_EQ(test, pm_intent_init_system(&intent, sleeps[i],
+							    PM_INTENT_TEST_NONE),
 				-EINVAL);
 		KUNIT_EXPECT_MEMEQ(test, &intent, &untouched, sizeof(intent));
 	}
@@ -258,6 +298,8 @@ static struct kunit_case pm_intent_test_cases[] = {
 	KUNIT_CASE(pm_intent_suspend_test),
 	KUNIT_CASE(pm_intent_hibernate_test),
 	KUNIT_CASE(pm_intent_system_test),
+	KUNIT_CASE(pm_intent_system_rehearsal_test),
+	KUNIT_CASE(pm_intent_hands_over_test),
 	KUNIT_CASE(pm_intent_system_rejects_sleep_test),
 	KUNIT_CASE(pm_intent_names_test),
 	KUNIT_CASE(pm_intent_uevent_suspend_test),

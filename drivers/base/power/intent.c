@@ -248,18 +248,25 @@ EXPORT_SYMBOL_GPL(pm_intent_init_hibernate);
  * @transition: %PM_TRANSITION_POWEROFF, %PM_TRANSITION_HALT,
  *	%PM_TRANSITION_REBOOT, %PM_TRANSITION_KEXEC or
  *	%PM_TRANSITION_RESTORE_HANDOFF.
+ * @test: %PM_INTENT_TEST_NONE, or the level a rehearsal of @transition
+ *	stops at (/sys/power/replug/dry_run uses %PM_INTENT_TEST_DEVICES).
  *
  * None of these come back to this kernel.  Only power-off is sure to cut
  * power; halt and reboot leave it to the platform.  Firmware runs before
  * the next kernel except on kexec and on the handoff to a hibernation
  * image, where the next kernel finds the devices as this one left them.
+ * A rehearsal loses nothing and this kernel goes on, as under a pm_test
+ * level for suspend: @transition says what is rehearsed, the consequences
+ * say what really happens.
  *
  * Return: 0, or -EINVAL (and @intent untouched) for a suspend or
  * hibernation, which have their own initialisers.
  */
 int pm_intent_init_system(struct pm_intent *intent,
-			  enum pm_transition transition)
+			  enum pm_transition transition,
+			  enum pm_intent_test test)
 {
+	bool goes_down = test == PM_INTENT_TEST_NONE;
 	bool firmware_runs;
 
 	switch (transition) {
@@ -280,9 +287,10 @@ int pm_intent_init_system(struct pm_intent *intent,
 		.transition = transition,
 		.suspend_state = PM_SUSPEND_ON,
 		.hibernate_phase = PM_HIBERNATE_NONE,
-		.test = PM_INTENT_TEST_NONE,
-		.power_lost = transition == PM_TRANSITION_POWEROFF,
-		.firmware_reinit = firmware_runs,
+		.test = test,
+		.power_lost = goes_down && transition == PM_TRANSITION_POWEROFF,
+		.firmware_reinit = goes_down && firmware_runs,
+		.kernel_resumes = !goes_down,
 	};
 	return 0;
 }

@@ -268,6 +268,20 @@ static void replug_walk_intent_reaches_removal_test(struct kunit *test)
 	}
 }
 
+/* After a refusal in a parallel walk, no device may keep the intent either. */
+static void replug_walk_intent_cleared_after_refusal_test(struct kunit *test)
+{
+	struct walk_fixture *f = test->priv;
+	int i;
+
+	make_async(f);
+	f->answer[A2] = -EBUSY;
+	KUNIT_ASSERT_EQ(test, run_walk(test, true), -EBUSY);
+	for (i = 0; i < NR_DEVS; i++)
+		KUNIT_EXPECT_NULL_MSG(test, dev_pm_intent(f->devs[i]),
+				      "%s after the walk", dev_names[i]);
+}
+
 static void replug_walk_kept_child_pins_unit_test(struct kunit *test)
 {
 	static const int removal_order[] = { B };
@@ -456,6 +470,7 @@ static void replug_walk_async_refusal_loses_nothing_test(struct kunit *test)
 static struct kunit_case replug_walk_test_cases[] = {
 	KUNIT_CASE(replug_walk_order_test),
 	KUNIT_CASE(replug_walk_intent_reaches_removal_test),
+	KUNIT_CASE(replug_walk_intent_cleared_after_refusal_test),
 	KUNIT_CASE(replug_walk_kept_child_pins_unit_test),
 	KUNIT_CASE(replug_walk_kept_unit_test),
 	KUNIT_CASE(replug_walk_remove_policy_is_no_pin_test),
@@ -617,6 +632,31 @@ static void replug_sysfs_announce_test(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, knob_show(test, announce), before);
 }
 
+static void replug_sysfs_dry_run_test(struct kunit *test)
+{
+	struct kobj_attribute *mode = save_mode(test);
+	struct kobj_attribute *dry_run = power_knob(test, "dry_run");
+	struct kobj_attribute *cycle = power_knob(test, "cycle");
+	char *cycle_before = knob_show(test, cycle);
+	int i;
+
+	KUNIT_EXPECT_STREQ(test, knob_show(test, dry_run),
+			   "poweroff halt reboot kexec\n");
+	/* In classic mode there is no walk to rehearse with. */
+	KUNIT_ASSERT_EQ(test, knob_store(mode, "classic"), 7);
+	KUNIT_EXPECT_EQ(test, knob_store(dry_run, "poweroff\n"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, knob_store(dry_run, "kexec"), -EINVAL);
+
+	/* Only what ends this kernel; never a suspend or a hibernation. */
+	KUNIT_ASSERT_EQ(test, knob_store(mode, "replug"), 6);
+	for (i = 0; i < ARRAY_SIZE(bad_words); i++)
+		KUNIT_EXPECT_EQ_MSG(test, knob_store(dry_run, bad_words[i]),
+				    -EINVAL, "\"%s\"", bad_words[i]);
+	KUNIT_EXPECT_EQ(test, knob_store(dry_run, "suspend"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, knob_store(dry_run, "restore-handoff"), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, knob_show(test, cycle), cycle_before);
+}
+
 static void replug_sysfs_counters_are_read_only_test(struct kunit *test)
 {
 	static const char * const counters[] = { "cycle", "removed", "kept" };
@@ -635,6 +675,7 @@ static struct kunit_case replug_sysfs_test_cases[] = {
 	KUNIT_CASE(replug_sysfs_policy_test),
 	KUNIT_CASE(replug_sysfs_mode_test),
 	KUNIT_CASE(replug_sysfs_announce_test),
+	KUNIT_CASE(replug_sysfs_dry_run_test),
 	KUNIT_CASE(replug_sysfs_counters_are_read_only_test),
 	{}
 };

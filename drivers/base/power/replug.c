@@ -25,6 +25,7 @@
 #include <linux/device.h>
 #include <linux/kobject.h>
 #include <linux/lockdep.h>
+#include <linux/mutex.h>
 #include <linux/pci.h>
 #include <linux/pm/replug.h>
 #include <linux/slab.h>
@@ -416,7 +417,7 @@ static void replug_walk_device(struct replug_walk *walk, struct device *dev)
 		return;
 
 	/* For the ->remove() calls below too, which take no intent. */
-	dev->power.intent = walk->intent;
+	WRITE_ONCE(dev->power.intent, walk->intent);
 	stay = walk->unplug(dev, walk->intent);
 	if (stay < 0) {
 		guard(mutex)(&walk->lock);
@@ -545,7 +546,7 @@ VISIBLE_IF_KUNIT int replug_walk_devices(struct replug_walk *walk,
 	}
 	async_synchronize_full_domain(&replug_async_domain);
 	for (i = 0; i < count; i++)
-		devs[i]->power.intent = NULL;
+		WRITE_ONCE(devs[i]->power.intent, NULL);
 
 	error = walk->error;
 	replug_walk_release(walk);
@@ -671,42 +672,24 @@ void pm_replug_announce(struct pm_intent *intent)
 	replug_announce(intent);
 }
 
-/**
- * pm_replug_unplug - take every device away for a system transition
- * @intent: why; its @cycle is filled in here.
- *
- * Offers @intent to every device's &dev_pm_ops.unplug, children and
- * consumers before parents and suppliers, and removes each device whose
- * policy allows it together with the PCI function it hangs off.  The
- * devices that stay (by policy, or for lack of a way to rediscover them)
- * go through the classic dev_pm_ops path afterwards.  In classic mode, or
- * when pm_test stops at the freezer, nothing happens.
- *
- * Must be called with kernel threads running and system_transition_mutex
- * held; pm_replug_replug() undoes it.  A suspend or hibernation has frozen
- * user space by then; a dry run of a shutdown has not, as the real one
- * would not have.
- *
- * Return: 0, or the error of the device that refused, in which case every
- * device already removed has been brought back and the transition must
- * be abandoned.
+/*
+ * Offer @intent to every device through @unplug and remove what may go.
+ * The results stay in the framework state for pm_replug_replug().
  */
-int pm_replug_unplug(struct pm_intent *intent)
+static int replug_unplug_all(struct pm_intent *intent,
+			     int (*unplug)(struct device *dev,
+					   const struct pm_intent *intent))
 {
 	struct replug_walk walk = {
 		.intent = intent,
 		.unit_of = replug_pci_unit_of,
-		.unplug = replug_call_unplug,
+		.unplug = unplug,
 		.remove = replug_pci_remove,
 		.async = pm_async_enabled,
 	};
 	struct device **devs;
 	size_t count;
 	int error;
-
-	lockdep_assert_held(&system_transition_mutex);
-	if (!replug_engaged(intent))
-		return 0;
 
 	replug_close_window();
 	if (!intent->cycle)
@@ -733,14 +716,84 @@ int pm_replug_unplug(struct pm_intent *intent)
 	replug.notified = walk.notified;
 	replug.nr_notified = walk.nr_notified;
 	replug.removed = walk.removed;
+	if (!error)
+		pr_info("cycle %llu: %u devices removed\n", intent->cycle,
+			replug.removed);
+	return error;
+}
+
+/**
+ * pm_replug_unplug - take every device away for a system transition
+ * @intent: why; its @cycle is filled in here.
+ *
+ * Offers @intent to every device's &dev_pm_ops.unplug, children and
+ * consumers before parents and suppliers, and removes each device whose
+ * policy allows it together with the PCI function it hangs off.  The
+ * devices that stay (by policy, or for lack of a way to rediscover them)
+ * go through the classic dev_pm_ops path afterwards.  In classic mode, or
+ * when pm_test stops at the freezer, nothing happens.
+ *
+ * Must be called with kernel threads running and system_transition_mutex
+ * held; pm_replug_replug() undoes it.  A suspend or hibernation has frozen
+ * user space by then; a dry run of a shutdown has not, as the real one
+ * would not have.
+ *
+ * Return: 0, or the error of the device that refused, in which case every
+ * device already removed has been brought back and the transition must
+ * be abandoned.
+ */
+int pm_replug_unplug(struct pm_intent *intent)
+{
+	int error;
+
+	lockdep_assert_held(&system_transition_mutex);
+	if (!replug_engaged(intent))
+		return 0;
+
+	error = replug_unplug_all(intent, replug_call_unplug);
 	if (error) {
 		pr_err("cycle %llu: unplug failed, bringing %u removed devices back\n",
 		       intent->cycle, replug.removed);
 		pm_replug_replug(intent);
-		return error;
 	}
-	pr_info("cycle %llu: %u devices removed\n", intent->cycle, replug.removed);
-	return 0;
+	return error;
+}
+
+/* Going down, nothing can be refused: a driver that tries stays in place. */
+static int replug_call_unplug_going_down(struct device *dev,
+					 const struct pm_intent *intent)
+{
+	int ret = replug_call_unplug(dev, intent);
+
+	return ret < 0 ? 1 : ret;
+}
+
+/**
+ * pm_replug_shutdown - hot-remove the devices before the system goes down
+ * @intent: power-off, halt, reboot or kexec.
+ *
+ * In replug mode every device is offered @intent and each PCI function
+ * that may go is removed, as for a suspend, so that drivers let go through
+ * their ->remove() with the intent at hand (dev_pm_intent()) rather than
+ * through ->shutdown() alone.  Nothing comes back and nothing can stop
+ * the transition: a driver that refuses stays, and device_shutdown()
+ * shuts it down with every other device that stays.
+ *
+ * Context: device_shutdown(), before it blocks probing.  The walk needs
+ * system_transition_mutex, which every orderly way down holds (the reboot
+ * system call, kexec, hibernation's power-off); a power-off the kernel
+ * forces on its own does not, and gets the classic shutdown alone.
+ */
+void pm_replug_shutdown(const struct pm_intent *intent)
+{
+	struct pm_intent going_down = *intent;
+
+	if (!mutex_is_locked(&system_transition_mutex) ||
+	    !replug_engaged(&going_down))
+		return;
+	if (replug_unplug_all(&going_down, replug_call_unplug_going_down))
+		pr_err("cycle %llu: not every device could be removed for %s\n",
+		       going_down.cycle, pm_transition_name(intent->transition));
 }
 
 /**
@@ -752,7 +805,8 @@ int pm_replug_unplug(struct pm_intent *intent)
  * were kept.  Devices that appear behind the rescanned buses in the next
  * REPLUG_WINDOW_MS are tagged as replugged too.
  *
- * Must be called with kernel threads running and user space still frozen.
+ * Must be called with kernel threads running, and with user space still
+ * frozen if pm_replug_unplug() found it frozen.
  */
 void pm_replug_replug(const struct pm_intent *intent)
 {
@@ -1017,8 +1071,9 @@ static ssize_t dry_run_show(struct kobject *kobj, struct kobj_attribute *attr,
  * Rehearse a transition that would end this kernel: user space is told,
  * every device is offered the intent and taken away as the real thing
  * would take it, and then the buses are rescanned as after a
- * pm_test=devices suspend.  The intent says PM_INTENT_TEST_DEVICES, so a
- * driver knows it will be back; a refusal comes back to the writer.
+ * pm_test=devices suspend.  The intent names the transition and says
+ * PM_INTENT_TEST_DEVICES with nothing lost, so a driver knows it will be
+ * back; a refusal comes back to the writer.
  */
 static ssize_t dry_run_store(struct kobject *kobj, struct kobj_attribute *attr,
 			     const char *buf, size_t n)
@@ -1030,14 +1085,16 @@ static ssize_t dry_run_store(struct kobject *kobj, struct kobj_attribute *attr,
 
 	if (index < 0)
 		return -EINVAL;
-	pm_intent_init_system(&intent, replug_dry_run_transitions[index]);
-	intent.test = PM_INTENT_TEST_DEVICES;
+	pm_intent_init_system(&intent, replug_dry_run_transitions[index],
+			      PM_INTENT_TEST_DEVICES);
 
 	sleep_flags = lock_system_sleep();
 	if (!replug_engaged(&intent)) {
 		unlock_system_sleep(sleep_flags);
 		return -EINVAL;
 	}
+	/* An announced suspend would now come after a newer cycle. */
+	replug.announced = (struct pm_intent){};
 	replug_announce(&intent);
 	error = pm_replug_unplug(&intent);
 	if (!error)

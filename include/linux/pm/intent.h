@@ -151,7 +151,8 @@ void pm_intent_init_hibernate(struct pm_intent *intent,
 			      enum pm_hibernate_mode mode,
 			      enum pm_intent_test test);
 int pm_intent_init_system(struct pm_intent *intent,
-			  enum pm_transition transition);
+			  enum pm_transition transition,
+			  enum pm_intent_test test);
 
 const char *pm_transition_name(enum pm_transition transition);
 const char *pm_hibernate_phase_name(enum pm_hibernate_phase phase);
@@ -210,15 +211,18 @@ static inline bool pm_intent_hands_over(const struct pm_intent *intent)
  * ->remove() that follows when replug takes the device away, and around
  * ->shutdown() at power-off, halt, reboot and kexec.
  *
- * Context: the device's own callbacks, which the PM core serialises with
- * the update.
+ * Context: the device's own callbacks.  The core sets the intent before
+ * it offers the transition to the device and clears it when the
+ * transition is over, so an unbind racing with a transition may see it.
+ * The intent lives only as long as the transition: copy what you need,
+ * never keep the pointer.
  *
  * Return: the intent, or NULL outside a system transition (the driver is
  * being unbound, or the device was really unplugged).
  */
 static inline const struct pm_intent *dev_pm_intent(const struct device *dev)
 {
-	return dev->power.intent;
+	return READ_ONCE(dev->power.intent);
 }
 
 #endif /* _LINUX_PM_INTENT_H */

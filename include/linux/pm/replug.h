@@ -43,6 +43,7 @@ extern const struct attribute_group pm_replug_attr_group;
 void pm_replug_announce(struct pm_intent *intent);
 int pm_replug_unplug(struct pm_intent *intent);
 void pm_replug_replug(const struct pm_intent *intent);
+void pm_replug_shutdown(const struct pm_intent *intent);
 void pm_replug_device_added(struct device *dev);
 void pm_replug_driver_bound(struct device *dev);
 int pm_replug_uevent(const struct device *dev, struct kobj_uevent_env *env);
@@ -50,6 +51,7 @@ int pm_replug_uevent(const struct device *dev, struct kobj_uevent_env *env);
 static inline void pm_replug_announce(struct pm_intent *intent) {}
 static inline int pm_replug_unplug(struct pm_intent *intent) { return 0; }
 static inline void pm_replug_replug(const struct pm_intent *intent) {}
+static inline void pm_replug_shutdown(const struct pm_intent *intent) {}
 static inline void pm_replug_device_added(struct device *dev) {}
 static inline void pm_replug_driver_bound(struct device *dev) {}
 static inline int pm_replug_uevent(const struct device *dev,

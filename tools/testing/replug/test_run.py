@@ -112,6 +112,31 @@ class PanicPatternTest(unittest.TestCase):
 			self.assertNotRegex(line, run.PANIC_RE)
 
 
+class KtapDocumentsTest(unittest.TestCase):
+	def test_two_kernels_two_documents(self):
+		docs = run.ktap_documents(PASSING.splitlines() + PASSING.splitlines())
+		self.assertEqual(len(docs), 2)
+		self.assertEqual(docs[1], PASSING.splitlines())
+
+	def test_nested_headers_do_not_split(self):
+		self.assertEqual(len(run.ktap_documents(PASSING.splitlines())), 1)
+
+	def test_a_missing_second_kernel_fails(self):
+		parser = run.load_kunit_parser(KERNEL_SRC)
+		boot = run.Boot('unit', Path('k'), Path('i'), Path('/nonexistent'), [])
+		boot.ktap_lines = lambda: PASSING.splitlines()
+		tally = run.Tally()
+		printer_output = parser.stdout._output
+		parser.stdout._output = io.StringIO()
+		try:
+			with contextlib.redirect_stdout(io.StringIO()):
+				run.tally_boot(parser, boot, tally, documents=2)
+		finally:
+			parser.stdout._output = printer_output
+		self.assertEqual(tally.failed, 1)
+		self.assertIn('1 kernels reported', boot.failure)
+
+
 SHUTDOWN_CONSOLE = [
 	'[    1.0] sd 0:0:0:0: shutdown for reboot',
 	'REPLUG-GUEST-DONE',
@@ -143,6 +168,15 @@ class AfterDoneTest(unittest.TestCase):
 	def test_guest_that_never_finished_fails(self):
 		self.assertTrue(self.failure(run.AfterDone('x', 'sd', present=False),
 					     SHUTDOWN_CONSOLE[:1]))
+
+	def test_a_kexecd_kernel_ends_the_window(self):
+		console = SHUTDOWN_CONSOLE + ['[    0.0] Linux version 6.12',
+					      'REPLUG-GUEST-DONE',
+					      '[   20.0] sd 0:0:0:0: shutdown for reboot']
+		self.assertFalse(self.failure(run.AfterDone('x', 'for reboot', False),
+					      console))
+		self.assertFalse(self.failure(run.AfterDone('x', 'Linux version'),
+					      console))
 
 	def test_shutdown_checks_hold_on_a_real_shape(self):
 		console = ['REPLUG-GUEST-DONE',

@@ -111,7 +111,7 @@ cycle=$(($(cat /sys/power/replug/cycle) + 1))
 dmesg -c > /dev/null
 echo kexec > /sys/power/replug/dry_run
 ktap_result "kexec dry run succeeded" $?
-want="transition=kexec state=on phase=none test=devices power_lost=0 firmware_reinit=0 kernel_resumes=0 wakeup_armed=0 cycle=$cycle"
+want="transition=kexec state=on phase=none test=devices power_lost=0 firmware_reinit=0 kernel_resumes=1 wakeup_armed=0 cycle=$cycle"
 expect "->unplug() got: $want" \
 	sh -c "dmesg | grep -q 'replug_sample 0000:00:01.0: unplug: $want'"
 expect "->replugged() got the same intent on the new device" \

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Dry runs of the transitions that end this kernel: every device is taken
 # away with the power-off or the kexec intent, at pm_test level devices,
-# and comes back instead of the machine going down.
+# and comes back instead of the machine going down.  The intent names the
+# transition rehearsed and says what really happens: nothing is lost and
+# this kernel goes on.
 . /replug/tests/replug-lib.sh
 
 dry_run() {
@@ -11,12 +13,11 @@ dry_run() {
 }
 
 REPLUG_ENTER="dry_run poweroff"
-REPLUG_TRANSITION_VARS="PM_TRANSITION=poweroff PM_TEST=devices PM_POWER_LOST=1 PM_FIRMWARE_REINIT=1 PM_KERNEL_RESUMES=0 PM_WAKEUP_ARMED=0"
+REPLUG_TRANSITION_VARS="PM_TRANSITION=poweroff PM_TEST=devices PM_POWER_LOST=0 PM_FIRMWARE_REINIT=0 PM_KERNEL_RESUMES=1 PM_WAKEUP_ARMED=0"
 replug_cycle poweroff
 
-# After a kexec no firmware runs: the intent must say so.
 REPLUG_ENTER="dry_run kexec"
-REPLUG_TRANSITION_VARS="PM_TRANSITION=kexec PM_TEST=devices PM_POWER_LOST=0 PM_FIRMWARE_REINIT=0 PM_KERNEL_RESUMES=0 PM_WAKEUP_ARMED=0"
+REPLUG_TRANSITION_VARS="PM_TRANSITION=kexec PM_TEST=devices PM_POWER_LOST=0 PM_FIRMWARE_REINIT=0 PM_KERNEL_RESUMES=1 PM_WAKEUP_ARMED=0"
 replug_cycle kexec
 
 expect_eq "the dry run lists what it can rehearse" "poweroff halt reboot kexec" \
