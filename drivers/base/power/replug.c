@@ -798,11 +798,13 @@ void pm_replug_shutdown(const struct pm_intent *intent)
 
 /**
  * pm_replug_replug - bring the hardware back after a system transition
- * @intent: the intent pm_replug_unplug() was given.
+ * @intent: the intent pm_replug_unplug() was given, or, for a hibernation,
+ *	the one of the phase that brings the devices back, with its cycle.
  *
  * Rescans every bus that lost devices, so that they are found and probed
- * as new hardware, and calls &dev_pm_ops.replugged for the devices that
- * were kept.  Devices that appear behind the rescanned buses in the next
+ * as new hardware, their ADD events and &dev_pm_ops.replugged carrying
+ * @intent, and calls &dev_pm_ops.replugged for the devices that were
+ * kept.  Devices that appear behind the rescanned buses in the next
  * REPLUG_WINDOW_MS are tagged as replugged too.
  *
  * Must be called with kernel threads running, and with user space still
@@ -814,6 +816,7 @@ void pm_replug_replug(const struct pm_intent *intent)
 	if (!replug.notified)
 		return;
 
+	replug_open_cycle(intent);
 	replug_rescan();
 	replug_notify_kept(intent);
 	pr_info("cycle %llu: buses rescanned, %u devices kept\n", intent->cycle,
@@ -944,18 +947,26 @@ const struct attribute_group pm_replug_attr_group = {
 	.attrs	= pm_replug_attrs,
 };
 
-static ssize_t mode_show(struct kobject *kobj, struct kobj_attribute *attr,
-			 char *buf)
+/* The choices a knob takes, on one line, the one in force (if any) in brackets. */
+static ssize_t replug_show_choices(char *buf, const char * const *names,
+				   int count, int current_choice)
 {
-	enum replug_mode current_mode = READ_ONCE(replug.mode);
 	ssize_t len = 0;
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(replug_mode_names); i++)
-		len += sysfs_emit_at(buf, len, i == current_mode ? "[%s] " : "%s ",
-				     replug_mode_names[i]);
+	for (i = 0; i < count; i++)
+		len += sysfs_emit_at(buf, len, i == current_choice ? "[%s] " : "%s ",
+				     names[i]);
 	buf[len - 1] = '\n';
 	return len;
+}
+
+static ssize_t mode_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	return replug_show_choices(buf, replug_mode_names,
+				   ARRAY_SIZE(replug_mode_names),
+				   READ_ONCE(replug.mode));
 }
 
 static ssize_t mode_store(struct kobject *kobj, struct kobj_attribute *attr,
@@ -1058,13 +1069,8 @@ static const enum pm_transition replug_dry_run_transitions[] = {
 static ssize_t dry_run_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
-	ssize_t len = 0;
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(replug_dry_run_names); i++)
-		len += sysfs_emit_at(buf, len, "%s ", replug_dry_run_names[i]);
-	buf[len - 1] = '\n';
-	return len;
+	return replug_show_choices(buf, replug_dry_run_names,
+				   ARRAY_SIZE(replug_dry_run_names), -1);
 }
 
 /*

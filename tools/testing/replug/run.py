@@ -411,6 +411,7 @@ CHECK_BOOTS = [
 		  # of the e1000e before dpm_prepare, the rescan after resume.
 		  timeline=[r'0000:01:00\.0 \{e1000e\} \([0-9.]+ ms\) suspend_prepare',
 			    r'pci0000:00 \([0-9.]+ ms\) resume_complete']),
+	CheckBoot('replug-hibernate', ['replug-hibernate']),
 	# The converted drivers act on the intent device_shutdown() passes:
 	# sd stops the SATA disk (libata manages its start/stop) for a
 	# power-off but not for a reboot, which would only spin it up again.

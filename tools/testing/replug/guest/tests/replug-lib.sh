@@ -4,9 +4,12 @@
 # REMOVE and ADD events with the intent as udev handled them, every device
 # back (as a new struct device where it was removed), the kept ones kept.
 #
-# Expects REPLUG_TRANSITION_VARS: the PM_* values the events must carry.
+# Expects REPLUG_TRANSITION_VARS: the PM_* values the events must carry;
+# REPLUG_COMEBACK_VARS, when set, those of the ADD events (a hibernation
+# brings devices back in another phase than the one that took them).
 # REPLUG_ENTER, when set, is the command that makes the transition instead
-# of writing STATE to /sys/power/state (a dry run, for example).
+# of writing STATE to /sys/power/state (a dry run, for example), and
+# REPLUG_SETUP_HOOK one to run once the disks are set up.
 
 . /replug/tests/sleep-lib.sh
 
@@ -76,6 +79,7 @@ replug_cycle() {
 	expect_eq "replug mode selected" "classic [replug]" \
 		"$(cat /sys/power/replug/mode)"
 	replug_setup_disks
+	[ -z "$REPLUG_SETUP_HOOK" ] || $REPLUG_SETUP_HOOK
 	expect "data disk mounted" grep -q ' /mnt/data ext4 ' /proc/mounts
 	expect "swap active" grep -q "^$SWAP_DEV " /proc/swaps
 
@@ -130,7 +134,7 @@ replug_cycle() {
 
 	for want in "ACTION=change DEVPATH=$e1000e PM_REPLUG=1 $REPLUG_TRANSITION_VARS PM_CYCLE=$cycle" \
 		    "ACTION=remove DEVPATH=$e1000e PM_REPLUG=1 $REPLUG_TRANSITION_VARS PM_CYCLE=$cycle" \
-		    "ACTION=add DEVPATH=$e1000e PM_REPLUG=1 $REPLUG_TRANSITION_VARS PM_CYCLE=$cycle"; do
+		    "ACTION=add DEVPATH=$e1000e PM_REPLUG=1 ${REPLUG_COMEBACK_VARS:-$REPLUG_TRANSITION_VARS} PM_CYCLE=$cycle"; do
 		expect "udev saw: $want" grep -qxF "$want" /tmp/uevents
 	done
 	expect_eq "udev saw the e1000e announced, removed, added, in that order" \

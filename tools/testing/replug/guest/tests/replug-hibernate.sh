@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+# Hibernation in replug mode, in one boot: devices go in the freeze phase,
+# before the image is made, and come back as new hardware in the phase
+# that follows: restore after test_resume has written the image and read
+# it back, thaw after a pm_test run, recover when the image cannot be
+# written.  The active swap disk that takes the image stays in place.
+. /replug/tests/replug-lib.sh
+
+# hibernate MODE [WANT]: hibernate in MODE; WANT=fail expects the write
+# of /sys/power/state to fail.
+hibernate() {
+	local status
+	echo "$1" > /sys/power/disk
+	cat "/sys/block/${SWAP_DEV##*/}/dev" > /sys/power/resume
+	echo "replug guest: hibernating ($1)" > /dev/console
+	echo disk > /sys/power/state 2>/tmp/hibernate.err
+	status=$?
+	echo "replug guest: back from hibernation ($1): $status" > /dev/console
+	if [ "$2" = fail ]; then
+		ktap_result "hibernation ($1) fails for the writer" $((status == 0)) \
+			"the write succeeded"
+	else
+		ktap_result "hibernation ($1) succeeded" $status "$(cat /tmp/hibernate.err)"
+	fi
+}
+
+freeze="PM_TRANSITION=hibernate PM_HIBERNATE_PHASE=freeze"
+nothing_lost="PM_POWER_LOST=0 PM_FIRMWARE_REINIT=0 PM_KERNEL_RESUMES=1 PM_WAKEUP_ARMED=0"
+
+# The image is written to the swap disk and read back at once.
+REPLUG_ENTER="hibernate test_resume"
+REPLUG_TRANSITION_VARS="$freeze PM_HIBERNATE_MODE=test_resume PM_TEST=none $nothing_lost"
+REPLUG_COMEBACK_VARS="PM_TRANSITION=hibernate PM_HIBERNATE_PHASE=restore PM_HIBERNATE_MODE=test_resume PM_TEST=none $nothing_lost"
+replug_cycle disk
+# The log is the image's now: only what the restored kernel printed is in it.
+expect "this kernel was restored from the image" \
+	sh -c 'dmesg | grep -q "PM: hibernation: Hibernation image restored successfully"'
+
+# pm_test=devices: the walk runs and the same kernel thaws.
+echo devices > /sys/power/pm_test
+REPLUG_ENTER="hibernate shutdown"
+REPLUG_TRANSITION_VARS="$freeze PM_HIBERNATE_MODE=shutdown PM_TEST=devices $nothing_lost"
+REPLUG_COMEBACK_VARS="PM_TRANSITION=hibernate PM_HIBERNATE_PHASE=thaw PM_HIBERNATE_MODE=shutdown PM_TEST=devices $nothing_lost"
+replug_cycle disk
+echo none > /sys/power/pm_test
+
+# A swap area too small for the image: writing it fails, and the devices
+# come back with the recover intent while the system runs on.
+shrink_swap() {
+	swapoff "$SWAP_DEV" && mkswap "$SWAP_DEV" 1024 > /dev/null &&
+		swapon "$SWAP_DEV"
+}
+REPLUG_SETUP_HOOK=shrink_swap
+REPLUG_ENTER="hibernate shutdown fail"
+REPLUG_TRANSITION_VARS="$freeze PM_HIBERNATE_MODE=shutdown PM_TEST=none $nothing_lost"
+REPLUG_COMEBACK_VARS="PM_TRANSITION=hibernate PM_HIBERNATE_PHASE=recover PM_HIBERNATE_MODE=shutdown PM_TEST=none $nothing_lost"
+replug_cycle disk
+expect "the writer is told there was no room" \
+	grep -q "No space left on device" /tmp/hibernate.err
+expect "the kernel says writing the image failed" \
+	sh -c 'dmesg | grep -q "Image saving failed: -28"'
