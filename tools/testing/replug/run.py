@@ -94,7 +94,7 @@ class Qmp(threading.Thread):
 	def __init__(self, path: Path, log: Path):
 		super().__init__(daemon=True)
 		self.path = path
-		self.log = open(log, 'w')
+		self.log = open(log, 'a')
 		self.sock = None
 		self.suspends = 0
 
@@ -169,22 +169,33 @@ class Boot:
 	qmp: Qmp | None = None
 	awake: threading.Event = field(default_factory=threading.Event)
 	asleep: threading.Event = field(default_factory=threading.Event)
+	# For a boot that hibernates: the kernel arguments of a second QEMU
+	# run on the same disks, whose kernel restores the image, so that the
+	# first kernel's tests and report go on where they stopped.
+	resume_append: str = ''
 
-	def qemu_cmd(self) -> list[str]:
+	def qemu_cmd(self, resume: bool = False) -> list[str]:
 		append = ' '.join(filter(None, [
 			'console=ttyS0 panic=-1 loglevel=8',
 			# The console shows when the guest is in s2idle.
 			'no_console_suspend pm_debug_messages',
+			self.resume_append if resume else
 			f'replug.tests={",".join(self.tests)}' if self.tests else '',
 			self.append]))
+		# The serial files are appended to, so that a resumed kernel's
+		# report continues the one it started before hibernating.
+		channels = []
+		for name, path in [('ktap', 'ktap.log'), ('trace', SLEEPGRAPH_TRACE)]:
+			channels += ['-chardev',
+				     f'file,id={name},path={self.out_dir / path},append=on',
+				     '-serial', f'chardev:{name}']
 		return [
 			'qemu-system-x86_64', '-accel', 'tcg', '-M', 'q35',
 			'-global', 'ICH9-LPC.disable_s3=0', '-smp', '2', '-m', '1G',
 			'-kernel', str(self.kernel), '-initrd', str(self.initrd),
 			'-append', append, '-display', 'none', '-no-reboot',
 			'-serial', 'stdio',
-			'-serial', f'file:{self.out_dir / "ktap.log"}',
-			'-serial', f'file:{self.out_dir / SLEEPGRAPH_TRACE}',
+		] + channels + [
 			'-qmp', f'unix:{self.out_dir / "qmp.sock"},server=on,wait=off',
 		] + qemu_devices(self.out_dir)
 
@@ -192,9 +203,17 @@ class Boot:
 		if self.out_dir.exists():
 			shutil.rmtree(self.out_dir)
 		make_disks(self.out_dir)
-		cmd = self.qemu_cmd()
-		(self.out_dir / 'qemu.cmd').write_text(' '.join(cmd) + '\n')
 		deadline = time.monotonic() + self.timeout
+		self._run_qemu(self.qemu_cmd(), 'qemu.cmd', deadline)
+		if self.resume_append and not self.failure:
+			self._run_qemu(self.qemu_cmd(resume=True), 'qemu-resume.cmd',
+				       deadline)
+		if not self.failure and not any(DONE_MARK in l for l in self.console):
+			self.failure = 'guest stopped before finishing'
+
+	def _run_qemu(self, cmd: list[str], cmd_file: str, deadline: float) -> None:
+		(self.out_dir / cmd_file).write_text(' '.join(cmd) + '\n')
+		(self.out_dir / 'qmp.sock').unlink(missing_ok=True)
 		proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
 					stdout=subprocess.PIPE,
 					stderr=subprocess.STDOUT, text=True,
@@ -206,13 +225,12 @@ class Boot:
 			self.qmp = qmp
 		except (TimeoutError, OSError) as e:
 			self.failure = f'QMP: {e}'
-		timer = threading.Timer(self.timeout, self._timed_out, [proc])
+		timer = threading.Timer(max(deadline - time.monotonic(), 1),
+					self._timed_out, [proc])
 		timer.start()
 		self._read_console(proc)
 		proc.wait()
 		timer.cancel()
-		if not self.failure and not any(DONE_MARK in l for l in self.console):
-			self.failure = f'guest stopped before finishing (QEMU exit {proc.returncode})'
 
 	def _host_request(self, line: str) -> None:
 		"""Act on a request the guest printed on its console."""
@@ -235,7 +253,7 @@ class Boot:
 		proc.kill()
 
 	def _read_console(self, proc: subprocess.Popen) -> None:
-		with open(self.out_dir / 'console.log', 'w') as log:
+		with open(self.out_dir / 'console.log', 'a') as log:
 			for line in proc.stdout:
 				log.write(line)
 				log.flush()
@@ -322,6 +340,8 @@ class AfterDone:
 	pattern: str
 	present: bool = True
 	before: str = ''
+	# Look at the whole console, not only what follows the tests.
+	whole: bool = False
 
 
 def after_done_failure(console: list[str], check: AfterDone) -> str:
@@ -330,7 +350,8 @@ def after_done_failure(console: list[str], check: AfterDone) -> str:
 	if not done:
 		return 'the guest never finished its tests'
 	# Up to the end, or to the next kernel's report after a kexec.
-	tail = console[done[0] + 1:done[1] if len(done) > 1 else None]
+	tail = console if check.whole else \
+		console[done[0] + 1:done[1] if len(done) > 1 else None]
 	hits = [i for i, line in enumerate(tail) if re.search(check.pattern, line)]
 	if not check.present:
 		return f'seen: {tail[hits[0]].strip()}' if hits else ''
@@ -380,6 +401,8 @@ class CheckBoot:
 	after_done: list[AfterDone] = field(default_factory=list)
 	# How many kernels report: two when the first kexecs into the second.
 	documents: int = 1
+	# Kernel arguments of a second QEMU run that restores a hibernation.
+	resume_append: str = ''
 	# Patterns sleepgraph's timeline of the guest's trace must match.
 	timeline: list[str] = field(default_factory=list)
 
@@ -412,6 +435,17 @@ CHECK_BOOTS = [
 		  timeline=[r'0000:01:00\.0 \{e1000e\} \([0-9.]+ ms\) suspend_prepare',
 			    r'pci0000:00 \([0-9.]+ ms\) resume_complete']),
 	CheckBoot('replug-hibernate', ['replug-hibernate']),
+	# A real hibernation: the first QEMU powers off once the image is on
+	# the swap disk; the second boots from the same disks, hands over to
+	# the image with the restore-handoff intent, and the first kernel's
+	# test goes on in the restored image.
+	CheckBoot('hibernate-shutdown', ['replug-hibernate-shutdown'],
+		  resume_append='replug.resume=1',
+		  after_done=[AfterDone('the boot kernel handed over in replug mode',
+					r'PM: replug: cycle \d+: unplugging for restore-handoff$',
+					whole=True),
+			      AfterDone('the first QEMU powered off after the image was written',
+					'reboot: Power down', whole=True)]),
 	# The converted drivers act on the intent device_shutdown() passes:
 	# sd stops the SATA disk (libata manages its start/stop) for a
 	# power-off but not for a reboot, which would only spin it up again.
@@ -478,9 +512,10 @@ def tally_timeline(boot: Boot, kernel_src: Path, expect: list[str],
 def run_boot(args, parser, name: str, tests: list[str], append: str,
 	     must_fail: bool, tally: Tally,
 	     after_done: list[AfterDone] | None = None,
-	     timeline: list[str] | None = None, documents: int = 1) -> None:
+	     timeline: list[str] | None = None, documents: int = 1,
+	     resume_append: str = '') -> None:
 	boot = Boot(name, args.kernel, args.initrd, args.out / name, tests,
-		    args.timeout, append, args.console)
+		    args.timeout, append, args.console, resume_append=resume_append)
 	print(f'# booting {name}: tests {",".join(tests) or "(none)"}, '
 	      f'logs in {boot.out_dir}', flush=True)
 	boot.run()
@@ -589,7 +624,7 @@ def main() -> int:
 			if not only or b.name in only:
 				run_boot(args, parser, b.name, b.tests, b.append,
 					 b.must_fail, tally, b.after_done, b.timeline,
-					 b.documents)
+					 b.documents, b.resume_append)
 	print(tally.line())
 	return 1 if tally.failed else 0
 

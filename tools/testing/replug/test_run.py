@@ -137,6 +137,29 @@ class KtapDocumentsTest(unittest.TestCase):
 		self.assertIn('1 kernels reported', boot.failure)
 
 
+class QemuCmdTest(unittest.TestCase):
+	def boot(self) -> run.Boot:
+		return run.Boot('unit', Path('k'), Path('i'), Path('/out'), ['a', 'b'],
+				resume_append='replug.resume=1')
+
+	def append_of(self, cmd: list[str]) -> str:
+		return cmd[cmd.index('-append') + 1]
+
+	def test_the_resume_run_restores_instead_of_testing(self):
+		first, second = self.boot().qemu_cmd(), self.boot().qemu_cmd(resume=True)
+		self.assertIn('replug.tests=a,b', self.append_of(first))
+		self.assertNotIn('replug.resume=1', self.append_of(first))
+		self.assertIn('replug.resume=1', self.append_of(second))
+		self.assertNotIn('replug.tests', self.append_of(second))
+
+	def test_reports_continue_in_the_same_files(self):
+		cmd = self.boot().qemu_cmd(resume=True)
+		self.assertIn('file,id=ktap,path=/out/ktap.log,append=on', cmd)
+		# ttyS0 is the console, ttyS1 the KTAP channel, ttyS2 the trace.
+		serials = [cmd[i + 1] for i, a in enumerate(cmd) if a == '-serial']
+		self.assertEqual(serials, ['stdio', 'chardev:ktap', 'chardev:trace'])
+
+
 SHUTDOWN_CONSOLE = [
 	'[    1.0] sd 0:0:0:0: shutdown for reboot',
 	'REPLUG-GUEST-DONE',

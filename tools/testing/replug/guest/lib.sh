@@ -12,6 +12,25 @@ cmdline_value() {
 	return 1
 }
 
+# Hand the machine over to the hibernation image on the swap disk (found
+# by its serial: vda and vdb may swap places), in replug mode.  Returns
+# only if no image could be restored.
+resume_from_swap() {
+	local disk tries=0
+	while [ $tries -lt 30 ]; do
+		for disk in /sys/block/vd*; do
+			[ "$(cat "$disk/serial" 2>/dev/null)" = replug-swap ] || continue
+			echo replug > /sys/power/replug/mode
+			echo "replug guest: resuming from ${disk##*/}"
+			cat "$disk/dev" > /sys/power/resume
+			return
+		done
+		tries=$((tries + 1))
+		sleep 1
+	done
+	echo "replug guest: no swap disk to resume from"
+}
+
 udev_start() {
 	/usr/lib/systemd/systemd-udevd --daemon --resolve-names=never
 	udevadm trigger --type=subsystems --action=add

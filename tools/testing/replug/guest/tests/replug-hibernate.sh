@@ -4,28 +4,7 @@
 # that follows: restore after test_resume has written the image and read
 # it back, thaw after a pm_test run, recover when the image cannot be
 # written.  The active swap disk that takes the image stays in place.
-. /replug/tests/replug-lib.sh
-
-# hibernate MODE [WANT]: hibernate in MODE; WANT=fail expects the write
-# of /sys/power/state to fail.
-hibernate() {
-	local status
-	echo "$1" > /sys/power/disk
-	cat "/sys/block/${SWAP_DEV##*/}/dev" > /sys/power/resume
-	echo "replug guest: hibernating ($1)" > /dev/console
-	echo disk > /sys/power/state 2>/tmp/hibernate.err
-	status=$?
-	echo "replug guest: back from hibernation ($1): $status" > /dev/console
-	if [ "$2" = fail ]; then
-		ktap_result "hibernation ($1) fails for the writer" $((status == 0)) \
-			"the write succeeded"
-	else
-		ktap_result "hibernation ($1) succeeded" $status "$(cat /tmp/hibernate.err)"
-	fi
-}
-
-freeze="PM_TRANSITION=hibernate PM_HIBERNATE_PHASE=freeze"
-nothing_lost="PM_POWER_LOST=0 PM_FIRMWARE_REINIT=0 PM_KERNEL_RESUMES=1 PM_WAKEUP_ARMED=0"
+. /replug/tests/hibernate-lib.sh
 
 # The image is written to the swap disk and read back at once.
 REPLUG_ENTER="hibernate test_resume"

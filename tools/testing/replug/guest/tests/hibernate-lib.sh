@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the hibernation tests in replug mode.
+
+. /replug/tests/replug-lib.sh
+
+freeze="PM_TRANSITION=hibernate PM_HIBERNATE_PHASE=freeze"
+nothing_lost="PM_POWER_LOST=0 PM_FIRMWARE_REINIT=0 PM_KERNEL_RESUMES=1 PM_WAKEUP_ARMED=0"
+
+# hibernate MODE [WANT]: hibernate in MODE; WANT=fail expects the write
+# of /sys/power/state to fail.
+hibernate() {
+	local status
+	echo "$1" > /sys/power/disk
+	cat "/sys/block/${SWAP_DEV##*/}/dev" > /sys/power/resume
+	echo "replug guest: hibernating ($1)" > /dev/console
+	echo disk > /sys/power/state 2>/tmp/hibernate.err
+	status=$?
+	echo "replug guest: back from hibernation ($1): $status" > /dev/console
+	if [ "$2" = fail ]; then
+		ktap_result "hibernation ($1) fails for the writer" $((status == 0)) \
+			"the write succeeded"
+	else
+		ktap_result "hibernation ($1) succeeded" $status "$(cat /tmp/hibernate.err)"
+	fi
+}
+
