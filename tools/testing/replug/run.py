@@ -342,6 +342,8 @@ class AfterDone:
 	before: str = ''
 	# Look at the whole console, not only what follows the tests.
 	whole: bool = False
+	# With @before: only the first match of @pattern must come before it.
+	first: bool = False
 
 
 def after_done_failure(console: list[str], check: AfterDone) -> str:
@@ -362,8 +364,9 @@ def after_done_failure(console: list[str], check: AfterDone) -> str:
 			 if re.search(check.before, line)]
 		if not later:
 			return f'no line matches {check.before!r}'
-		if hits[-1] > later[0]:
-			return (f'{tail[hits[-1]].strip()!r} comes after '
+		hit = hits[0] if check.first else hits[-1]
+		if hit > later[0]:
+			return (f'{tail[hit].strip()!r} comes after '
 				f'{tail[later[0]].strip()!r}')
 	return ''
 
@@ -423,6 +426,22 @@ def shutdown_checks(transition: str) -> list[AfterDone]:
 	]
 
 
+def hibernation_checks(gone: str) -> list[AfterDone]:
+	"""The first QEMU run of a hibernation ends as @gone says, and the
+	second one's boot kernel hands over in replug mode."""
+	return [
+		AfterDone('the image was written before it was restored',
+			  r'PM: hibernation: Wrote \d+ kbytes', whole=True,
+			  before='Hibernation image restored'),
+		AfterDone('then the first kernel went down',
+			  gone, whole=True, first=True,
+			  before='Hibernation image restored'),
+		AfterDone('the boot kernel handed over in replug mode',
+			  r'PM: replug: cycle \d+: unplugging for restore-handoff$',
+			  whole=True),
+	]
+
+
 # What "make check" boots.
 CHECK_BOOTS = [
 	CheckBoot('stock-sleep', ['udev', 's2idle', 's3']),
@@ -441,11 +460,13 @@ CHECK_BOOTS = [
 	# test goes on in the restored image.
 	CheckBoot('hibernate-shutdown', ['replug-hibernate-shutdown'],
 		  resume_append='replug.resume=1',
-		  after_done=[AfterDone('the boot kernel handed over in replug mode',
-					r'PM: replug: cycle \d+: unplugging for restore-handoff$',
-					whole=True),
-			      AfterDone('the first QEMU powered off after the image was written',
-					'reboot: Power down', whole=True)]),
+		  after_done=hibernation_checks('reboot: Power down')),
+	CheckBoot('hibernate-reboot', ['replug-hibernate-reboot'],
+		  resume_append='replug.resume=1',
+		  after_done=hibernation_checks('reboot: Restarting system')),
+	CheckBoot('hibernate-platform', ['replug-hibernate-platform'],
+		  resume_append='replug.resume=1',
+		  after_done=hibernation_checks('ACPI: PM: Preparing to enter system sleep state S4')),
 	# The converted drivers act on the intent device_shutdown() passes:
 	# sd stops the SATA disk (libata manages its start/stop) for a
 	# power-off but not for a reboot, which would only spin it up again.

@@ -188,6 +188,13 @@ class AfterDoneTest(unittest.TestCase):
 		self.assertIn('comes after', self.failure(run.AfterDone(
 			'x', 'ahci .*shutdown', before='sd .*shutdown')))
 
+	def test_first_match_only_when_asked(self):
+		console = SHUTDOWN_CONSOLE + ['[   10.0] sd 0:0:0:0: shutdown for poweroff']
+		check = run.AfterDone('x', 'sd .*shutdown', before='ahci .*shutdown')
+		self.assertIn('comes after', self.failure(check, console))
+		check.first = True
+		self.assertFalse(self.failure(check, console))
+
 	def test_guest_that_never_finished_fails(self):
 		self.assertTrue(self.failure(run.AfterDone('x', 'sd', present=False),
 					     SHUTDOWN_CONSOLE[:1]))
