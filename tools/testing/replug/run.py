@@ -27,6 +27,8 @@ S2IDLE_LOOP_MARK = 'PM: suspend-to-idle'
 HOST_REQUEST_RE = re.compile(r'REPLUG-HOST: ([a-z0-9-]+)')
 PANIC_RE = re.compile(r'Kernel panic - not syncing|BUG: |WARNING: CPU:|Oops:')
 DONE_MARK = 'REPLUG-GUEST-DONE'
+# A halted guest stays on; the host ends QEMU when it says so.
+HALTED_MARK = 'reboot: System halted'
 # The trace of one replug cycle, written by the guest on its third serial port.
 SLEEPGRAPH_TRACE = 'suspend_ftrace.txt'
 
@@ -236,6 +238,8 @@ class Boot:
 		"""Act on a request the guest printed on its console."""
 		if S2IDLE_LOOP_MARK in line:
 			self.asleep.set()
+		if HALTED_MARK in line and self.qmp:
+			self.qmp.command('quit')
 		m = HOST_REQUEST_RE.search(line)
 		if not m or not self.qmp:
 			return
@@ -474,6 +478,13 @@ CHECK_BOOTS = [
 		  after_done=shutdown_checks('poweroff') + [
 			  AfterDone('the SATA disk is stopped for a power-off',
 				    r'sd \S+: \[sd[a-z]+\] Stopping disk')]),
+	# libata lets sd stop its disks at power-off only (manage_shutdown),
+	# not at a halt, which leaves the power on.
+	CheckBoot('shutdown-halt', ['udev'], 'initcall_debug replug.end=halt',
+		  after_done=shutdown_checks('halt') + [
+			  AfterDone('no disk is stopped for a halt',
+				    'Stopping disk', present=False),
+			  AfterDone('the machine halts', HALTED_MARK)]),
 	CheckBoot('shutdown-reboot', ['udev'], 'initcall_debug',
 		  after_done=shutdown_checks('reboot') + [
 			  AfterDone('no disk is stopped for a reboot',
