@@ -33,6 +33,7 @@ static const char * const pm_hibernate_phase_names[] = {
 	[PM_HIBERNATE_THAW]	= "thaw",
 	[PM_HIBERNATE_POWEROFF]	= "poweroff",
 	[PM_HIBERNATE_RESTORE]	= "restore",
+	[PM_HIBERNATE_WAKE]	= "wake",
 	[PM_HIBERNATE_RECOVER]	= "recover",
 };
 
@@ -205,8 +206,9 @@ static bool hibernate_mode_arms_wakeup(enum pm_hibernate_mode mode)
  * Power-off ends the way @mode says: a reboot keeps power but runs
  * firmware, test_resume does neither.  The restore phase follows whatever
  * power-off did, which the restored kernel cannot know, so it assumes the
- * worst.  In every phase the kernel that wrote the image is the one that
- * comes back.
+ * worst; so does the wake from the sleep of suspend mode, which may have
+ * been suspend to RAM.  In every phase the kernel that wrote the image is
+ * the one that comes back.
  */
 void pm_intent_init_hibernate(struct pm_intent *intent,
 			      enum pm_hibernate_phase phase,
@@ -233,6 +235,7 @@ void pm_intent_init_hibernate(struct pm_intent *intent,
 				       hibernate_mode_arms_wakeup(mode);
 		break;
 	case PM_HIBERNATE_RESTORE:
+	case PM_HIBERNATE_WAKE:
 		intent->power_lost = goes_down;
 		intent->firmware_reinit = goes_down;
 		break;

@@ -48,6 +48,9 @@ enum pm_transition {
  * @PM_HIBERNATE_POWEROFF: the image is written; the system goes down in
  *	the way &pm_intent.hibernate_mode says.
  * @PM_HIBERNATE_RESTORE: the restored image kernel takes the devices back.
+ * @PM_HIBERNATE_WAKE: the image is written and the system slept in RAM
+ *	instead of powering off (suspend mode); it woke up, and this kernel
+ *	goes on with its memory, the image no longer needed.
  * @PM_HIBERNATE_RECOVER: making or writing the image failed; the system
  *	runs on as if it had never tried.
  * @PM_HIBERNATE_PHASE_COUNT: the number of phases, not one of them.
@@ -58,6 +61,7 @@ enum pm_hibernate_phase {
 	PM_HIBERNATE_THAW,
 	PM_HIBERNATE_POWEROFF,
 	PM_HIBERNATE_RESTORE,
+	PM_HIBERNATE_WAKE,
 	PM_HIBERNATE_RECOVER,
 	PM_HIBERNATE_PHASE_COUNT
 };

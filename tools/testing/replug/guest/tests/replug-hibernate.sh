@@ -2,8 +2,9 @@
 # Hibernation in replug mode, in one boot: devices go in the freeze phase,
 # before the image is made, and come back as new hardware in the phase
 # that follows: restore after test_resume has written the image and read
-# it back, thaw after a pm_test run, recover when the image cannot be
-# written.  The active swap disk that takes the image stays in place.
+# it back, thaw after a pm_test run, wake after suspend mode's sleep in
+# RAM, recover when the image cannot be written.  The active swap disk
+# that takes the image stays in place.
 . /replug/tests/hibernate-lib.sh
 
 # The image is written to the swap disk and read back at once.
@@ -22,6 +23,17 @@ REPLUG_TRANSITION_VARS="$freeze PM_HIBERNATE_MODE=shutdown PM_TEST=devices $noth
 REPLUG_COMEBACK_VARS="PM_TRANSITION=hibernate PM_HIBERNATE_PHASE=thaw PM_HIBERNATE_MODE=shutdown PM_TEST=devices $nothing_lost"
 replug_cycle disk
 echo none > /sys/power/pm_test
+
+# Suspend mode: once the image is written the machine sleeps in S3 rather
+# than powering off; the host wakes it, this kernel goes on, and the
+# devices come back in the wake phase, power lost.
+echo deep > /sys/power/mem_sleep
+REPLUG_ENTER="hibernate suspend"
+REPLUG_TRANSITION_VARS="$freeze PM_HIBERNATE_MODE=suspend PM_TEST=none $nothing_lost"
+REPLUG_COMEBACK_VARS="PM_TRANSITION=hibernate PM_HIBERNATE_PHASE=wake PM_HIBERNATE_MODE=suspend PM_TEST=none PM_POWER_LOST=1 PM_FIRMWARE_REINIT=1 PM_KERNEL_RESUMES=1 PM_WAKEUP_ARMED=0"
+replug_cycle disk
+expect "the machine slept in S3 once the image was written" \
+	sh -c 'dmesg | grep -q "Preparing to enter system sleep state S3"'
 
 # A swap area too small for the image: writing it fails, and the devices
 # come back with the recover intent while the system runs on.
