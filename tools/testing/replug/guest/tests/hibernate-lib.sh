@@ -24,3 +24,17 @@ hibernate() {
 	fi
 }
 
+
+# hibernate_across_boots MODE: a real hibernation in MODE.  The machine
+# goes down once the image is on the swap disk; the host boots it again
+# with replug.resume=1, that kernel hands over to the image, and this test
+# goes on in the restored kernel, which finds every device again as new
+# hardware, told the image was restored after a loss of power.
+hibernate_across_boots() {
+	REPLUG_ENTER="hibernate $1"
+	REPLUG_TRANSITION_VARS="$freeze PM_HIBERNATE_MODE=$1 PM_TEST=none $nothing_lost"
+	REPLUG_COMEBACK_VARS="PM_TRANSITION=hibernate PM_HIBERNATE_PHASE=restore PM_HIBERNATE_MODE=$1 PM_TEST=none PM_POWER_LOST=1 PM_FIRMWARE_REINIT=1 PM_KERNEL_RESUMES=1 PM_WAKEUP_ARMED=0"
+	replug_cycle disk
+	expect "this kernel was restored from the image" \
+		sh -c 'dmesg | grep -q "PM: hibernation: Hibernation image restored successfully"'
+}
