@@ -17,7 +17,8 @@ export CCACHE_BASEDIR := $(CURDIR)
 KMAKE      := $(MAKE) -C $(KSRC) O=$(KOBJ) ARCH=x86_64 CC="ccache gcc" \
 		HOSTCC="ccache gcc" -j$(JOBS)
 RUNNER     := python3 -u tools/testing/replug/run.py --kernel $(BZIMAGE) \
-		--initrd $(INITRAMFS) --kernel-src $(KSRC) --out $(BUILD)/test
+		--initrd $(INITRAMFS) --kernel-src $(KSRC) --kernel-obj $(KOBJ) \
+		--out $(BUILD)/test
 
 DEB_PACKAGES := linux-source-6.12 qemu-system-x86 busybox-static udev \
 	libkmod-dev libudev-dev kexec-tools e2fsprogs ccache sparse \

@@ -614,6 +614,29 @@ def run_static_checks(kernel_src: Path, tally: Tally) -> None:
 			     kernel_src, lambda t, rc: rc == 0 and not t.strip(), tally)
 
 
+def compiler_findings(output: str) -> list[str]:
+	"""Warnings and errors that sparse or W=1 report in the project's own
+	files (upstream code the patches touch has findings of its own)."""
+	own = tuple(str(p.relative_to(PROJECT)) for p in project_sources())
+	return [line for line in output.splitlines()
+		if re.search(r': (warning|error):', line) and
+		any(f'/{path}:' in line or line.startswith(f'{path}:') for path in own)]
+
+
+def run_compiler_checks(kernel_src: Path, kernel_obj: Path, tally: Tally) -> None:
+	"""sparse (C=2) and W=1 on every in-tree object the project adds."""
+	kmake = ['make', '-s', '-C', str(kernel_src.resolve()),
+		 f'O={kernel_obj.resolve()}', 'ARCH=x86_64', 'CC=ccache gcc',
+		 'C=2', 'W=1']
+	for src in project_sources():
+		rel = src.relative_to(PROJECT)
+		if src.suffix != '.c' or rel.parts[0] not in ('drivers', 'kernel'):
+			continue
+		obj = str(rel.with_suffix('.o'))
+		static_check(f'sparse and W=1 {rel}', kmake + [obj], kernel_src,
+			     lambda t, rc: rc == 0 and not compiler_findings(t), tally)
+
+
 def run_unit_tests(kernel_src: Path, tally: Tally) -> None:
 	"""The harness's own unit tests (test_*.py beside this file)."""
 	import unittest
@@ -634,6 +657,8 @@ def main() -> int:
 	ap.add_argument('--initrd', type=Path, required=True, help='initramfs')
 	ap.add_argument('--kernel-src', type=Path, required=True,
 			help='kernel tree holding tools/testing/kunit')
+	ap.add_argument('--kernel-obj', type=Path, default=None,
+			help='its build directory (default: four levels above --kernel)')
 	ap.add_argument('--out', type=Path, required=True, help='log directory')
 	ap.add_argument('--tests', default='', help='guest tests, comma separated')
 	ap.add_argument('--append', default='', help='extra kernel arguments')
@@ -643,6 +668,8 @@ def main() -> int:
 			help='show the guest console while it runs')
 	args = ap.parse_args()
 
+	if args.kernel_obj is None:
+		args.kernel_obj = args.kernel.resolve().parents[3]
 	parser = load_kunit_parser(args.kernel_src)
 	tally = Tally()
 	if args.command == 'boot':
@@ -651,6 +678,7 @@ def main() -> int:
 	else:
 		run_unit_tests(args.kernel_src, tally)
 		run_static_checks(args.kernel_src, tally)
+		run_compiler_checks(args.kernel_src, args.kernel_obj, tally)
 		only = set(filter(None, args.only.split(',')))
 		for b in CHECK_BOOTS:
 			if not only or b.name in only:

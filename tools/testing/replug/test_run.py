@@ -160,6 +160,19 @@ class QemuCmdTest(unittest.TestCase):
 		self.assertEqual(serials, ['stdio', 'chardev:ktap', 'chardev:trace'])
 
 
+class CompilerFindingsTest(unittest.TestCase):
+	def test_findings_in_project_files_count(self):
+		out = ('/k/drivers/base/power/replug.c:12:5: warning: symbol x was not declared\n'
+		       '/k/drivers/pci/pci-driver.c:546:20: warning: restricted pci_power_t\n'
+		       'drivers/base/power/intent.c:3: warning: Function parameter not described\n')
+		found = run.compiler_findings(out)
+		self.assertEqual(len(found), 2)
+		self.assertNotIn('pci-driver', ' '.join(found))
+
+	def test_clean_build_has_none(self):
+		self.assertEqual(run.compiler_findings('  CC      drivers/base/power/replug.o\n'), [])
+
+
 SHUTDOWN_CONSOLE = [
 	'[    1.0] sd 0:0:0:0: shutdown for reboot',
 	'REPLUG-GUEST-DONE',
