@@ -569,6 +569,16 @@ static char *knob_show(struct kunit *test, struct kobj_attribute *knob)
 	return buf;
 }
 
+static void expect_knob_rejects_bad_words(struct kunit *test,
+					  struct kobj_attribute *knob)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad_words); i++)
+		KUNIT_EXPECT_EQ_MSG(test, knob_store(knob, bad_words[i]), -EINVAL,
+				    "%s: \"%s\"", knob->attr.name, bad_words[i]);
+}
+
 struct saved_mode {
 	struct kobj_attribute *knob;
 	const char *word;
@@ -597,15 +607,12 @@ static struct kobj_attribute *save_mode(struct kunit *test)
 static void replug_sysfs_mode_test(struct kunit *test)
 {
 	struct kobj_attribute *mode = save_mode(test);
-	int i;
 
 	KUNIT_EXPECT_EQ(test, knob_store(mode, "classic\n"), 8);
 	KUNIT_EXPECT_STREQ(test, knob_show(test, mode), "[classic] replug\n");
 	KUNIT_EXPECT_EQ(test, knob_store(mode, "replug"), 6);
 	KUNIT_EXPECT_STREQ(test, knob_show(test, mode), "classic [replug]\n");
-	for (i = 0; i < ARRAY_SIZE(bad_words); i++)
-		KUNIT_EXPECT_EQ_MSG(test, knob_store(mode, bad_words[i]), -EINVAL,
-				    "\"%s\"", bad_words[i]);
+	expect_knob_rejects_bad_words(test, mode);
 	KUNIT_EXPECT_STREQ(test, knob_show(test, mode), "classic [replug]\n");
 }
 
@@ -614,7 +621,6 @@ static void replug_sysfs_announce_test(struct kunit *test)
 	struct kobj_attribute *mode = save_mode(test);
 	struct kobj_attribute *announce = power_knob(test, "announce");
 	char *before;
-	int i;
 
 	/* In classic mode, replug would not take part: nothing to announce. */
 	KUNIT_ASSERT_EQ(test, knob_store(mode, "classic"), 7);
@@ -624,9 +630,7 @@ static void replug_sysfs_announce_test(struct kunit *test)
 
 	/* Not a suspend state replug takes part in, in either mode. */
 	KUNIT_ASSERT_EQ(test, knob_store(mode, "replug"), 6);
-	for (i = 0; i < ARRAY_SIZE(bad_words); i++)
-		KUNIT_EXPECT_EQ_MSG(test, knob_store(announce, bad_words[i]),
-				    -EINVAL, "\"%s\"", bad_words[i]);
+	expect_knob_rejects_bad_words(test, announce);
 	KUNIT_EXPECT_EQ(test, knob_store(announce, "mem"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, knob_store(announce, "disk"), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, knob_show(test, announce), before);
@@ -638,7 +642,6 @@ static void replug_sysfs_dry_run_test(struct kunit *test)
 	struct kobj_attribute *dry_run = power_knob(test, "dry_run");
 	struct kobj_attribute *cycle = power_knob(test, "cycle");
 	char *cycle_before = knob_show(test, cycle);
-	int i;
 
 	KUNIT_EXPECT_STREQ(test, knob_show(test, dry_run),
 			   "poweroff halt reboot kexec\n");
@@ -649,9 +652,7 @@ static void replug_sysfs_dry_run_test(struct kunit *test)
 
 	/* Only what ends this kernel; never a suspend or a hibernation. */
 	KUNIT_ASSERT_EQ(test, knob_store(mode, "replug"), 6);
-	for (i = 0; i < ARRAY_SIZE(bad_words); i++)
-		KUNIT_EXPECT_EQ_MSG(test, knob_store(dry_run, bad_words[i]),
-				    -EINVAL, "\"%s\"", bad_words[i]);
+	expect_knob_rejects_bad_words(test, dry_run);
 	KUNIT_EXPECT_EQ(test, knob_store(dry_run, "suspend"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, knob_store(dry_run, "restore-handoff"), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, knob_show(test, cycle), cycle_before);

@@ -1099,9 +1099,7 @@ static ssize_t dry_run_store(struct kobject *kobj, struct kobj_attribute *attr,
 		unlock_system_sleep(sleep_flags);
 		return -EINVAL;
 	}
-	/* An announced suspend would now come after a newer cycle. */
-	replug.announced = (struct pm_intent){};
-	replug_announce(&intent);
+	pm_replug_announce(&intent);
 	error = pm_replug_unplug(&intent);
 	if (!error)
 		pm_replug_replug(&intent);

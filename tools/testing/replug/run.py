@@ -282,6 +282,12 @@ class Tally:
 	failed: int = 0
 	skipped: int = 0
 
+	def record(self, name: str, why: str = '') -> None:
+		"""One host-side check: ok, or not ok with why."""
+		self.passed += not why
+		self.failed += bool(why)
+		print(f'{"not ok" if why else "ok"} - {name}' + (f' # {why}' if why else ''))
+
 	def line(self) -> str:
 		tail = f', {self.skipped} skipped' if self.skipped else ''
 		return f'{self.passed} passed, {self.failed} failed{tail}'
@@ -525,20 +531,14 @@ CHECK_BOOTS = [
 
 def tally_after_done(boot: Boot, checks: list[AfterDone], tally: Tally) -> None:
 	for check in checks:
-		why = after_done_failure(boot.console, check)
-		tally.passed += not why
-		tally.failed += bool(why)
-		print(f'{"not ok" if why else "ok"} - {boot.name}: {check.desc}'
-		      + (f' # {why}' if why else ''))
+		tally.record(f'{boot.name}: {check.desc}',
+			     after_done_failure(boot.console, check))
 
 
 def tally_timeline(boot: Boot, kernel_src: Path, expect: list[str],
 		   tally: Tally) -> None:
-	why = timeline_failure(boot.out_dir, kernel_src, expect)
-	tally.passed += not why
-	tally.failed += bool(why)
-	print(f'{"not ok" if why else "ok"} - {boot.name}: sleepgraph draws the '
-	      f'replug cycle' + (f' # {why}' if why else ''))
+	tally.record(f'{boot.name}: sleepgraph draws the replug cycle',
+		     timeline_failure(boot.out_dir, kernel_src, expect))
 
 
 def run_boot(args, parser, name: str, tests: list[str], append: str,
@@ -557,11 +557,9 @@ def run_boot(args, parser, name: str, tests: list[str], append: str,
 		if timeline:
 			tally_timeline(boot, args.kernel_src, timeline, tally)
 		return
-	caught = bool(boot.failure)
-	print(f'{"ok" if caught else "not ok"} - harness reports the broken '
-	      f'guest {name} ({boot.failure or "no failure seen"})')
-	tally.passed += int(caught)
-	tally.failed += int(not caught)
+	tally.record(f'harness reports the broken guest {name} '
+		     f'({boot.failure or "no failure seen"})',
+		     '' if boot.failure else 'the broken guest passed')
 
 
 PROJECT = Path(__file__).resolve().parents[3]
