@@ -27,6 +27,7 @@ DEB_PACKAGES := linux-source-6.12 qemu-system-x86 busybox-static udev \
 
 SAMPLES    := $(BUILD)/samples/replug
 SAMPLE_KO  := $(SAMPLES)/replug-sample.ko
+TESTBUS_KO := $(KOBJ)/drivers/base/power/replug-testbus.ko
 
 .PHONY: all deps tree export-patches kernel modules initramfs run check clean
 
@@ -70,7 +71,7 @@ modules: kernel
 initramfs: kernel modules
 	@echo "  GEN     $(INITRAMFS)"
 	@scripts/mkinitramfs.sh $(CURDIR) $(BUILD)/initramfs $(INITRAMFS) \
-		--modules $(SAMPLE_KO) --boot $(KOBJ)/arch/x86/boot/bzImage
+		--modules $(SAMPLE_KO) $(TESTBUS_KO) --boot $(KOBJ)/arch/x86/boot/bzImage
 
 run: deps kernel initramfs
 	$(RUNNER) boot --console --tests udev,replug-s3

@@ -2,6 +2,7 @@
 /*
  * KUnit tests for the system intent: what each transition tells a driver.
  */
+#include <kunit/device.h>
 #include <kunit/test.h>
 #include <linux/kobject.h>
 #include <linux/pm/intent.h>
@@ -203,6 +204,58 @@ static void pm_intent_hands_over_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, pm_intent_hands_over(&intent));
 }
 
+/* A reboot, a kexec, an image handoff and a hibernation in reboot mode start again at once. */
+static void pm_intent_restarts_test(struct kunit *test)
+{
+	const struct system_case *c;
+	enum pm_hibernate_mode mode;
+	struct pm_intent intent;
+
+	for (c = system_cases; c < system_cases + ARRAY_SIZE(system_cases); c++) {
+		KUNIT_ASSERT_EQ(test, pm_intent_init_system(&intent, c->transition,
+							    PM_INTENT_TEST_NONE), 0);
+		KUNIT_EXPECT_EQ_MSG(test, pm_intent_restarts(&intent),
+				    c->transition == PM_TRANSITION_REBOOT ||
+				    c->transition == PM_TRANSITION_KEXEC ||
+				    c->transition == PM_TRANSITION_RESTORE_HANDOFF,
+				    "%s", c->want.name);
+	}
+	for (mode = 0; mode < PM_HIBERNATE_MODE_COUNT; mode++) {
+		pm_intent_init_hibernate(&intent, PM_HIBERNATE_POWEROFF, mode,
+					 PM_INTENT_TEST_NONE);
+		KUNIT_EXPECT_EQ_MSG(test, pm_intent_restarts(&intent),
+				    mode == PM_HIBERNATE_MODE_REBOOT, "%s",
+				    pm_hibernate_mode_name(mode));
+	}
+	pm_intent_init_hibernate(&intent, PM_HIBERNATE_FREEZE,
+				 PM_HIBERNATE_MODE_REBOOT, PM_INTENT_TEST_NONE);
+	KUNIT_EXPECT_FALSE(test, pm_intent_restarts(&intent));
+	pm_intent_init_suspend(&intent, PM_SUSPEND_MEM, PM_INTENT_TEST_NONE);
+	KUNIT_EXPECT_FALSE(test, pm_intent_restarts(&intent));
+}
+
+/* The classic callbacks of a registered device find the phase's intent. */
+static void pm_intent_set_devices_test(struct kunit *test)
+{
+	struct pm_intent freeze, thaw;
+	struct device *dev;
+
+	dev = kunit_device_register(test, "pm_intent_dpm_set");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
+	KUNIT_EXPECT_NULL(test, dev_pm_intent(dev));
+
+	pm_intent_init_hibernate(&freeze, PM_HIBERNATE_FREEZE,
+				 PM_HIBERNATE_MODE_SHUTDOWN, PM_INTENT_TEST_NONE);
+	pm_intent_init_hibernate(&thaw, PM_HIBERNATE_THAW,
+				 PM_HIBERNATE_MODE_SHUTDOWN, PM_INTENT_TEST_NONE);
+	pm_intent_set_devices(&freeze);
+	KUNIT_EXPECT_PTR_EQ(test, dev_pm_intent(dev), &freeze);
+	pm_intent_set_devices(&thaw);
+	KUNIT_EXPECT_PTR_EQ(test, dev_pm_intent(dev), &thaw);
+	pm_intent_set_devices(NULL);
+	KUNIT_EXPECT_NULL(test, dev_pm_intent(dev));
+}
+
 static void pm_intent_system_rejects_sleep_test(struct kunit *test)
 {
 	static const enum pm_transition sleeps[] = {
@@ -304,6 +357,8 @@ static struct kunit_case pm_intent_test_cases[] = {
 	KUNIT_CASE(pm_intent_system_test),
 	KUNIT_CASE(pm_intent_system_rehearsal_test),
 	KUNIT_CASE(pm_intent_hands_over_test),
+	KUNIT_CASE(pm_intent_restarts_test),
+	KUNIT_CASE(pm_intent_set_devices_test),
 	KUNIT_CASE(pm_intent_system_rejects_sleep_test),
 	KUNIT_CASE(pm_intent_names_test),
 	KUNIT_CASE(pm_intent_uevent_suspend_test),

@@ -7,13 +7,18 @@
  * place, so that no driver has to work them out from globals and every
  * driver gets the same answer.
  */
+#include <kunit/visibility.h>
 #include <linux/array_size.h>
 #include <linux/bug.h>
+#include <linux/device.h>
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/kobject.h>
 #include <linux/pm/intent.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
+
+#include "../base.h"
 
 static const char * const pm_transition_names[] = {
 	[PM_TRANSITION_SUSPEND]		= "suspend",
@@ -341,3 +346,35 @@ int pm_intent_add_uevent_vars(const struct pm_intent *intent,
 	       add_uevent_var(env, "PM_CYCLE=%llu", intent->cycle);
 }
 EXPORT_SYMBOL_GPL(pm_intent_add_uevent_vars);
+
+/**
+ * pm_intent_set_devices - say which transition the next callbacks serve
+ * @intent: the intent of the phase about to start, or NULL once the
+ *	transition is over.
+ *
+ * The classic dev_pm_ops callbacks and ->shutdown() learn no more than a
+ * pm_message_t, if that.  The PM core calls this before each phase of a
+ * suspend or hibernation, and device_shutdown() before the first
+ * ->shutdown(), so that dev_pm_intent() answers in ->suspend(),
+ * ->freeze(), ->thaw(), ->poweroff(), ->restore() and ->shutdown() as it
+ * does in ->unplug(): a driver can base its decisions on the intent before
+ * it moves to replug, and a device replug keeps in place sees the same
+ * intent as those it takes away.
+ *
+ * Every registered device is set, not only those on dpm_list, which a
+ * transition empties as it moves devices from one phase's list to the
+ * next.
+ *
+ * Context: any context that may take a spinlock, between two device
+ * phases.  @intent must stay valid until the next call.
+ */
+void pm_intent_set_devices(const struct pm_intent *intent)
+{
+	struct device *dev;
+
+	spin_lock(&devices_kset->list_lock);
+	list_for_each_entry(dev, &devices_kset->list, kobj.entry)
+		WRITE_ONCE(dev->power.intent, intent);
+	spin_unlock(&devices_kset->list_lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(pm_intent_set_devices);

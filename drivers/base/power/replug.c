@@ -4,11 +4,12 @@
  *
  * On the way down every device is offered the system intent, children and
  * consumers first (dpm_list backwards).  A device then goes away with the
- * PCI function it hangs off, through the bus's own hot-remove path, or is
- * kept in place by an explicit policy and sleeps the classic way.  On the
- * way up the buses that lost devices are rescanned, so the hardware comes
- * back as new struct devices, probed from scratch, whose ADD uevents carry
- * PM_REPLUG=1 and the intent.
+ * unit it hangs off (a PCI function, or a device of another registered
+ * bus, see struct pm_replug_bus), through the bus's own hot-remove path,
+ * or is kept in place by an explicit policy and sleeps the classic way.
+ * On the way up the buses that lost devices are rescanned, so the hardware
+ * comes back as new struct devices, probed from scratch, whose ADD uevents
+ * carry PM_REPLUG=1 and the intent.
  *
  * Everything here runs under system_transition_mutex, one transition at a
  * time; replug.lock only guards what the driver core reads from other
@@ -26,7 +27,6 @@
 #include <linux/kobject.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
-#include <linux/pci.h>
 #include <linux/pm/replug.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -68,11 +68,11 @@ static const char * const replug_policy_names[] = {
 	[PM_REPLUG_KEEP]	= "keep",
 };
 
-/* A PCI bus that lost devices, and the bridge new devices appear under. */
-struct replug_bus {
+/* Where devices went away from and are to be found again. */
+struct replug_point {
 	struct list_head node;
-	struct pci_bus *bus;
-	struct device *bridge;
+	const struct pm_replug_bus *bus;
+	struct device *dev;
 };
 
 static struct {
@@ -80,9 +80,10 @@ static struct {
 	spinlock_t lock;
 	struct pm_intent intent;
 	unsigned int open_cycle;
-	struct list_head buses;
+	struct list_head points;
 
 	/* Under system_transition_mutex. */
+	struct list_head buses;
 	enum replug_mode mode;
 	struct pm_intent announced;
 	unsigned int cycles;
@@ -93,24 +94,35 @@ static struct {
 	struct delayed_work close_window;
 } replug = {
 	.lock = __SPIN_LOCK_UNLOCKED(replug.lock),
+	.points = LIST_HEAD_INIT(replug.points),
 	.buses = LIST_HEAD_INIT(replug.buses),
 	.mode = REPLUG_MODE_CLASSIC,
 };
 
-/* Bridges hold the hierarchy together; only endpoints are taken away. */
-static bool replug_pci_removable(struct pci_dev *pdev)
+/*
+ * The registered bus @dev is a unit of, if any.  The list changes only
+ * under system_transition_mutex, which the walk's caller holds while its
+ * workers look here.
+ */
+static const struct pm_replug_bus *replug_bus_of_unit(struct device *dev)
 {
-	return (pdev->class >> 16) != PCI_BASE_CLASS_BRIDGE;
+	const struct pm_replug_bus *bus;
+
+	list_for_each_entry(bus, &replug.buses, node)
+		if (bus->is_unit(dev))
+			return bus;
+	return NULL;
 }
 
 /*
- * The unit a device is removed and rediscovered with: the PCI function it
- * hangs off.  NULL for a device with no way to be rediscovered.
+ * The unit a device is removed and rediscovered with: itself or the
+ * nearest ancestor a registered bus can take away and find again.  NULL
+ * for a device with no way to be rediscovered.
  */
-static struct device *replug_pci_unit_of(struct device *dev)
+static struct device *replug_unit_of(struct device *dev)
 {
 	for (; dev; dev = dev->parent)
-		if (dev_is_pci(dev) && replug_pci_removable(to_pci_dev(dev)))
+		if (replug_bus_of_unit(dev))
 			return dev;
 	return NULL;
 }
@@ -143,20 +155,25 @@ static void replug_open_cycle(const struct pm_intent *intent)
 	spin_unlock(&replug.lock);
 }
 
+static void replug_free_points(struct list_head *points)
+{
+	struct replug_point *point, *next;
+
+	list_for_each_entry_safe(point, next, points, node) {
+		put_device(point->dev);
+		kfree(point);
+	}
+}
+
 static void replug_close_cycle(struct work_struct *work)
 {
-	struct replug_bus *rb, *next;
-	LIST_HEAD(buses);
+	LIST_HEAD(points);
 
 	scoped_guard(spinlock, &replug.lock) {
 		replug.open_cycle = 0;
-		list_splice_init(&replug.buses, &buses);
+		list_splice_init(&replug.points, &points);
 	}
-	list_for_each_entry_safe(rb, next, &buses, node) {
-		put_device(rb->bridge);
-		put_device(&rb->bus->dev);
-		kfree(rb);
-	}
+	replug_free_points(&points);
 }
 
 /* End the last cycle's window now rather than when its timer fires. */
@@ -166,66 +183,74 @@ static void replug_close_window(void)
 	replug_close_cycle(NULL);
 }
 
-/* Remember the bus of a device about to go, to rescan it later. */
-static int replug_note_bus(struct pci_bus *bus)
+/*
+ * Remember where a unit about to go will come back, to rescan it later.
+ * Units go in parallel, so the list is looked at under the lock.
+ */
+static int replug_note_point(const struct pm_replug_bus *bus,
+			     struct device *unit)
 {
-	struct replug_bus *rb;
+	struct device *dev = bus->rescan_point(unit);
+	struct replug_point *point, *new __free(kfree) = NULL;
 
-	list_for_each_entry(rb, &replug.buses, node)
-		if (rb->bus == bus)
-			return 0;
-
-	rb = kzalloc(sizeof(*rb), GFP_KERNEL);
-	if (!rb)
+	if (!dev)
+		return -ENODEV;
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new) {
+		put_device(dev);
 		return -ENOMEM;
-	get_device(&bus->dev);
-	rb->bus = bus;
-	rb->bridge = get_device(bus->bridge);
-	scoped_guard(spinlock, &replug.lock)
-		list_add_tail(&rb->node, &replug.buses);
+	}
+	new->bus = bus;
+	new->dev = dev;
+
+	scoped_guard(spinlock, &replug.lock) {
+		list_for_each_entry(point, &replug.points, node) {
+			if (point->bus == bus && point->dev == dev) {
+				put_device(dev);
+				return 0;
+			}
+		}
+		list_add_tail(&no_free_ptr(new)->node, &replug.points);
+	}
 	return 0;
 }
 
-static int replug_pci_remove(struct device *unit,
-			     const struct pm_intent *intent)
+static int replug_remove_unit(struct device *unit,
+			      const struct pm_intent *intent)
 {
-	struct pci_dev *pdev = to_pci_dev(unit);
+	const struct pm_replug_bus *bus = replug_bus_of_unit(unit);
 	int error;
 
-	error = replug_note_bus(pdev->bus);
+	error = replug_note_point(bus, unit);
 	if (error)
 		return error;
 
-	trace_replug_device(&pdev->dev, intent, "remove");
+	trace_replug_device(unit, intent, "remove");
 	/* Its REMOVE events, and those of everything below it, carry the intent. */
 	scoped_guard(spinlock, &replug.lock)
-		pdev->dev.power.replug_cycle = replug.open_cycle;
+		unit->power.replug_cycle = replug.open_cycle;
 
-	trace_device_pm_callback_start(&pdev->dev, "replug remove",
-				       PM_EVENT_SUSPEND);
-	/*
-	 * The driver letting go is the slow part and may run in parallel with
-	 * other units; PCI serialises the removal of the bare function.  With
-	 * probing blocked, nothing binds to it in between.
-	 */
-	device_release_driver(&pdev->dev);
-	pci_stop_and_remove_bus_device_locked(pdev);
-	trace_device_pm_callback_end(&pdev->dev, 0);
-	return 0;
+	trace_device_pm_callback_start(unit, "replug remove", PM_EVENT_SUSPEND);
+	error = bus->remove(unit);
+	trace_device_pm_callback_end(unit, error);
+	return error;
 }
 
+/*
+ * The points were noted as units went, children before parents, so a
+ * point that went away itself comes back with the rescan of one noted
+ * after it.
+ */
 static void replug_rescan(void)
 {
-	struct replug_bus *rb;
+	struct replug_point *point;
 
 	/* The list only grows under system_transition_mutex, which we hold. */
-	list_for_each_entry(rb, &replug.buses, node) {
-		trace_device_pm_callback_start(rb->bridge, "replug rescan",
+	list_for_each_entry(point, &replug.points, node) {
+		trace_device_pm_callback_start(point->dev, "replug rescan",
 					       PM_EVENT_RESUME);
-		pci_lock_rescan_remove();
-		pci_rescan_bus(rb->bus);
-		pci_unlock_rescan_remove();
-		trace_device_pm_callback_end(rb->bridge, 0);
+		point->bus->rescan(point->dev);
+		trace_device_pm_callback_end(point->dev, 0);
 	}
 }
 
@@ -615,7 +640,7 @@ static void replug_announce(struct pm_intent *intent)
 
 	for (i = 0; i < count; i++) {
 		if (!device_is_registered(devs[i]) ||
-		    !replug_pci_unit_of(devs[i]))
+		    !replug_unit_of(devs[i]))
 			continue;
 		if (!kobject_uevent_env(&devs[i]->kobj, KOBJ_CHANGE, env->envp))
 			told++;
@@ -682,9 +707,9 @@ static int replug_unplug_all(struct pm_intent *intent,
 {
 	struct replug_walk walk = {
 		.intent = intent,
-		.unit_of = replug_pci_unit_of,
+		.unit_of = replug_unit_of,
 		.unplug = unplug,
-		.remove = replug_pci_remove,
+		.remove = replug_remove_unit,
 		.async = pm_async_enabled,
 	};
 	struct device **devs;
@@ -779,6 +804,10 @@ static int replug_call_unplug_going_down(struct device *dev,
  * the transition: a driver that refuses stays, and device_shutdown()
  * shuts it down with every other device that stays.
  *
+ * A hibernation that ends in a power-off or reboot took away what could go
+ * at its freeze phase; what is still here then stays, so no second walk
+ * runs and its devices get ->shutdown() with the power-off intent.
+ *
  * Context: device_shutdown(), before it blocks probing.  The walk needs
  * system_transition_mutex, which every orderly way down holds (the reboot
  * system call, kexec, hibernation's power-off); a power-off the kernel
@@ -791,6 +820,11 @@ void pm_replug_shutdown(const struct pm_intent *intent)
 	if (!mutex_is_locked(&system_transition_mutex) ||
 	    !replug_engaged(&going_down))
 		return;
+	if (replug.notified) {
+		pr_info("cycle %llu: %s with the devices of the cycle still away\n",
+			replug.intent.cycle, pm_transition_name(intent->transition));
+		return;
+	}
 	if (replug_unplug_all(&going_down, replug_call_unplug_going_down))
 		pr_err("cycle %llu: not every device could be removed for %s\n",
 		       going_down.cycle, pm_transition_name(intent->transition));
@@ -828,13 +862,13 @@ void pm_replug_replug(const struct pm_intent *intent)
 /* Is a device added under @parent part of the open cycle? */
 static bool replug_parent_replugs(const struct device *parent)
 {
-	struct replug_bus *rb;
+	struct replug_point *point;
 
 	lockdep_assert_held(&replug.lock);
 	if (parent->power.replug_cycle == replug.open_cycle)
 		return true;
-	list_for_each_entry(rb, &replug.buses, node)
-		if (rb->bridge == parent)
+	list_for_each_entry(point, &replug.points, node)
+		if (point->dev == parent)
 			return true;
 	return false;
 }
@@ -914,6 +948,56 @@ int pm_replug_uevent(const struct device *dev, struct kobj_uevent_env *env)
 	       pm_intent_add_uevent_vars(&intent, env);
 }
 
+/**
+ * pm_replug_register_bus - let replug take a bus's devices away
+ * @bus: what the bus can do; it must stay valid until unregistered.
+ *
+ * From the next transition on, devices of @bus that @bus->is_unit()
+ * accepts are removed with everything below them and found again by
+ * @bus->rescan(), instead of being kept in place.
+ *
+ * Return: 0, or -EINVAL when one of the callbacks is missing.
+ */
+int pm_replug_register_bus(struct pm_replug_bus *bus)
+{
+	unsigned int sleep_flags;
+
+	if (!bus->is_unit || !bus->rescan_point || !bus->remove ||
+	    !bus->rescan)
+		return -EINVAL;
+
+	sleep_flags = lock_system_sleep();
+	list_add_tail(&bus->node, &replug.buses);
+	unlock_system_sleep(sleep_flags);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(pm_replug_register_bus);
+
+/**
+ * pm_replug_unregister_bus - stop taking a bus's devices away
+ * @bus: as registered.
+ *
+ * Waits for a transition under way.  The points of @bus that the last
+ * cycle keeps for late devices are dropped, so @bus may go right after.
+ */
+void pm_replug_unregister_bus(struct pm_replug_bus *bus)
+{
+	struct replug_point *point, *next;
+	unsigned int sleep_flags;
+	LIST_HEAD(points);
+
+	sleep_flags = lock_system_sleep();
+	list_del(&bus->node);
+	scoped_guard(spinlock, &replug.lock) {
+		list_for_each_entry_safe(point, next, &replug.points, node)
+			if (point->bus == bus)
+				list_move(&point->node, &points);
+	}
+	unlock_system_sleep(sleep_flags);
+	replug_free_points(&points);
+}
+EXPORT_SYMBOL_GPL(pm_replug_unregister_bus);
+
 static ssize_t replug_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
 {
@@ -926,9 +1010,15 @@ static ssize_t replug_store(struct device *dev, struct device_attribute *attr,
 {
 	int policy = sysfs_match_string(replug_policy_names, buf);
 
+	unsigned int sleep_flags;
+	bool removable;
+
 	if (policy < 0)
 		return -EINVAL;
-	if (policy == PM_REPLUG_REMOVE && !replug_pci_unit_of(dev))
+	sleep_flags = lock_system_sleep();
+	removable = replug_unit_of(dev);
+	unlock_system_sleep(sleep_flags);
+	if (policy == PM_REPLUG_REMOVE && !removable)
 		return -EINVAL;
 	WRITE_ONCE(dev->power.replug_policy, policy);
 	return n;

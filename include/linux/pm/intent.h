@@ -167,6 +167,8 @@ const char *pm_intent_suspend_state_name(suspend_state_t state);
 int pm_intent_add_uevent_vars(const struct pm_intent *intent,
 			      struct kobj_uevent_env *env);
 
+void pm_intent_set_devices(const struct pm_intent *intent);
+
 #ifdef CONFIG_PM_SLEEP_DEBUG
 enum pm_intent_test pm_test_intent_level(void);
 #else
@@ -205,6 +207,34 @@ static inline bool pm_intent_hands_over(const struct pm_intent *intent)
 }
 
 /**
+ * pm_intent_restarts - is the machine started again right away?
+ * @intent: the intent to look at.
+ *
+ * True for a reboot, a kexec, the handoff to a hibernation image and the
+ * end of a hibernation in reboot mode: the next kernel wants the hardware
+ * at once, so parking it (spinning a disk down, say) only costs time.
+ * Unlike @intent->power_lost this tells a reboot from a halt, which may
+ * keep power on just as well but leaves the machine stopped.
+ *
+ * Return: whether a kernel takes the hardware over as soon as this
+ * transition ends.
+ */
+static inline bool pm_intent_restarts(const struct pm_intent *intent)
+{
+	switch (intent->transition) {
+	case PM_TRANSITION_REBOOT:
+	case PM_TRANSITION_KEXEC:
+	case PM_TRANSITION_RESTORE_HANDOFF:
+		return true;
+	case PM_TRANSITION_HIBERNATE:
+		return intent->hibernate_phase == PM_HIBERNATE_POWEROFF &&
+		       intent->hibernate_mode == PM_HIBERNATE_MODE_REBOOT;
+	default:
+		return false;
+	}
+}
+
+/**
  * dev_pm_intent - the system transition a device is being taken through
  * @dev: the device, as passed to one of its callbacks.
  *
@@ -212,8 +242,10 @@ static inline bool pm_intent_hands_over(const struct pm_intent *intent)
  * ->shutdown() have signatures shared by every driver of a bus.  So the PM
  * core records the intent in the device for as long as it takes the
  * device through a system transition: from ->unplug() through the
- * ->remove() that follows when replug takes the device away, and around
- * ->shutdown() at power-off, halt, reboot and kexec.
+ * ->remove() that follows when replug takes the device away, through every
+ * phase of a suspend or hibernation (->suspend(), ->freeze(), ->thaw(),
+ * ->poweroff(), ->restore() and the rest, see pm_intent_set_devices()), and
+ * around ->shutdown() at power-off, halt, reboot and kexec.
  *
  * Context: the device's own callbacks.  The core sets the intent before
  * it offers the transition to the device and clears it when the

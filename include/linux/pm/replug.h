@@ -11,11 +11,13 @@
 #ifndef _LINUX_PM_REPLUG_H
 #define _LINUX_PM_REPLUG_H
 
+#include <linux/list.h>
 #include <linux/pm/intent.h>
 
 struct attribute_group;
 struct device;
 struct kobj_uevent_env;
+struct module;
 
 /**
  * enum pm_replug_policy - what replug does with one device
@@ -36,6 +38,39 @@ enum pm_replug_policy {
 	PM_REPLUG_KEEP,
 };
 
+/**
+ * struct pm_replug_bus - a bus replug can take devices away from and find
+ *	them again on
+ * @name: the bus, for messages.
+ * @owner: the module that provides it; held while a cycle has devices of
+ *	this bus away.
+ * @is_unit: whether @dev is a unit of this bus: a device that goes away
+ *	with everything below it and is found again by @rescan.  The walk
+ *	takes each device away with the nearest unit at or above it.
+ * @rescan_point: the device @unit reappears under, which @rescan is
+ *	given, with a reference taken.
+ * @remove: hot-remove @unit and everything below it, as an unplug of the
+ *	hardware would.  Called with the device's intent set, possibly for
+ *	several units at once.
+ * @rescan: find again what went away below @point and add it as new
+ *	devices.  @point may itself have gone away since; the rescan of a
+ *	point above it then finds it.
+ * @node: private, on the list of registered buses.
+ *
+ * PCI is registered by replug itself; a bus driver registers its own with
+ * pm_replug_register_bus() to have its devices removed and re-enumerated
+ * rather than kept in place.
+ */
+struct pm_replug_bus {
+	const char *name;
+	struct module *owner;
+	bool (*is_unit)(struct device *dev);
+	struct device *(*rescan_point)(struct device *unit);
+	int (*remove)(struct device *unit);
+	void (*rescan)(struct device *point);
+	struct list_head node;
+};
+
 /* The power/replug attribute; merged only with CONFIG_PM_REPLUG. */
 extern const struct attribute_group pm_replug_attr_group;
 
@@ -47,6 +82,8 @@ void pm_replug_shutdown(const struct pm_intent *intent);
 void pm_replug_device_added(struct device *dev);
 void pm_replug_driver_bound(struct device *dev);
 int pm_replug_uevent(const struct device *dev, struct kobj_uevent_env *env);
+int pm_replug_register_bus(struct pm_replug_bus *bus);
+void pm_replug_unregister_bus(struct pm_replug_bus *bus);
 #else
 static inline void pm_replug_announce(struct pm_intent *intent) {}
 static inline int pm_replug_unplug(struct pm_intent *intent) { return 0; }
@@ -59,6 +96,13 @@ static inline int pm_replug_uevent(const struct device *dev,
 {
 	return 0;
 }
+
+static inline int pm_replug_register_bus(struct pm_replug_bus *bus)
+{
+	return 0;
+}
+
+static inline void pm_replug_unregister_bus(struct pm_replug_bus *bus) {}
 #endif
 
 #endif /* _LINUX_PM_REPLUG_H */

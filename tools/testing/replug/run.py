@@ -436,20 +436,64 @@ def shutdown_checks(transition: str) -> list[AfterDone]:
 	]
 
 
-def hibernation_checks(gone: str) -> list[AfterDone]:
-	"""The first QEMU run of a hibernation ends as @gone says, and the
-	second one's boot kernel hands over in replug mode."""
-	return [
+SAMPLE = r'replug_sample 0000:00:01\.0: '
+RESTORED = 'Hibernation image restored'
+
+
+def hibernation_checks(gone: str, mode: str, power_off: str,
+		       shuts_down: bool = True) -> list[AfterDone]:
+	"""The first QEMU run of a hibernation in @mode ends as @gone says, and
+	the second one's boot kernel hands over in replug mode.
+
+	The VGA function the guest keeps in place finds the thaw phase while
+	the image is written, then the power-off phase in its last callback:
+	@power_off is that callback and what the intent says.  When the end
+	goes through device_shutdown() (@shuts_down), replug does not walk the
+	devices a second time: those that could go went at the freeze.
+	"""
+	checks = [
 		AfterDone('the image was written before it was restored',
 			  r'PM: hibernation: Wrote \d+ kbytes', whole=True,
-			  before='Hibernation image restored'),
+			  before=RESTORED),
 		AfterDone('then the first kernel went down',
-			  gone, whole=True, first=True,
-			  before='Hibernation image restored'),
+			  gone, whole=True, first=True, before=RESTORED),
 		AfterDone('the boot kernel handed over in replug mode',
 			  r'PM: replug: cycle \d+: unplugging for restore-handoff$',
 			  whole=True),
+		AfterDone('the kept function thawed to write the image',
+			  SAMPLE + r'thaw: transition=hibernate state=on phase=thaw '
+			  rf'test=none .* mode={mode}$', whole=True, before=RESTORED),
+		AfterDone(f'then its ->{power_off.split(":")[0]}() found the power-off phase',
+			  SAMPLE + power_off + rf' cycle=\d+ mode={mode}$',
+			  whole=True, before=RESTORED),
 	]
+	if shuts_down:
+		checks.append(AfterDone(
+			'the power-off walks no device a second time',
+			r'PM: replug: cycle \d+: hibernate with the devices of the cycle still away$',
+			whole=True, before=RESTORED))
+	return checks
+
+
+def power_off_phase(callback: str, lost: int, armed: int) -> str:
+	"""A kept device's @callback finding a hibernation's power-off phase."""
+	return (f'{callback}: transition=hibernate state=on phase=poweroff test=none '
+		f'power_lost={lost} firmware_reinit=1 kernel_resumes=1 wakeup_armed={armed}')
+
+
+# test_resume reads its own image back: the kept function is thawed to
+# write it, quiesced for the handoff, then restored in the image.
+TEST_RESUME_CHECKS = [
+	AfterDone('test_resume: the kept function thawed, then was handed over',
+		  SAMPLE + r'thaw: transition=hibernate state=on phase=thaw test=none .* mode=test_resume$',
+		  whole=True,
+		  before=SAMPLE + r'freeze: transition=restore-handoff '),
+	AfterDone('test_resume: the handoff, with its intent, came before the restore',
+		  SAMPLE + r'freeze: transition=restore-handoff state=on phase=none test=none '
+		  r'power_lost=0 firmware_reinit=0 kernel_resumes=0 wakeup_armed=0 cycle=0 mode=none$',
+		  whole=True,
+		  before=SAMPLE + r'restore: transition=hibernate .* mode=test_resume$'),
+]
 
 
 # What "make check" boots.
@@ -463,20 +507,29 @@ CHECK_BOOTS = [
 		  # of the e1000e before dpm_prepare, the rescan after resume.
 		  timeline=[r'0000:01:00\.0 \{e1000e\} \([0-9.]+ ms\) suspend_prepare',
 			    r'pci0000:00 \([0-9.]+ ms\) resume_complete']),
-	CheckBoot('replug-hibernate', ['replug-hibernate']),
+	CheckBoot('replug-hibernate', ['replug-hibernate', 'classic-callbacks'],
+		  after_done=TEST_RESUME_CHECKS),
+	# A 1,000-device tree of the synthetic test bus: cycled, faults at the
+	# first, a middle and the last test device rolled back, hardware
+	# changed while asleep.
+	CheckBoot('replug-testbus', ['replug-testbus']),
 	# A real hibernation: the first QEMU powers off once the image is on
 	# the swap disk; the second boots from the same disks, hands over to
 	# the image with the restore-handoff intent, and the first kernel's
 	# test goes on in the restored image.
 	CheckBoot('hibernate-shutdown', ['replug-hibernate-shutdown'],
 		  resume_append='replug.resume=1',
-		  after_done=hibernation_checks('reboot: Power down')),
+		  after_done=hibernation_checks('reboot: Power down', 'shutdown',
+						 power_off_phase('shutdown', 1, 0))),
 	CheckBoot('hibernate-reboot', ['replug-hibernate-reboot'],
 		  resume_append='replug.resume=1',
-		  after_done=hibernation_checks('reboot: Restarting system')),
+		  after_done=hibernation_checks('reboot: Restarting system', 'reboot',
+						 power_off_phase('shutdown', 0, 0))),
 	CheckBoot('hibernate-platform', ['replug-hibernate-platform'],
 		  resume_append='replug.resume=1',
-		  after_done=hibernation_checks('ACPI: PM: Preparing to enter system sleep state S4')),
+		  after_done=hibernation_checks(
+			  'ACPI: PM: Preparing to enter system sleep state S4', 'platform',
+			  power_off_phase('poweroff', 1, 1), shuts_down=False)),
 	# The converted drivers act on the intent device_shutdown() passes:
 	# sd stops the SATA disk (libata manages its start/stop) for a
 	# power-off but not for a reboot, which would only spin it up again.

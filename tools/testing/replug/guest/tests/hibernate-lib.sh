@@ -30,11 +30,23 @@ hibernate() {
 # with replug.resume=1, that kernel hands over to the image, and this test
 # goes on in the restored kernel, which finds every device again as new
 # hardware, told the image was restored after a loss of power.
+# The VGA function, bound to samples/replug, is kept in place: the host
+# checks on the console what its callbacks found before the power-off.
 hibernate_across_boots() {
+	local vga=/sys/bus/pci/devices/0000:00:01.0 restored
+
+	expect "sample driver loads" insmod /lib/modules/replug-sample.ko
+	echo keep > $vga/power/replug
 	REPLUG_ENTER="hibernate $1"
 	REPLUG_TRANSITION_VARS="$freeze PM_HIBERNATE_MODE=$1 PM_TEST=none $nothing_lost"
 	REPLUG_COMEBACK_VARS="PM_TRANSITION=hibernate PM_HIBERNATE_PHASE=restore PM_HIBERNATE_MODE=$1 PM_TEST=none PM_POWER_LOST=1 PM_FIRMWARE_REINIT=1 PM_KERNEL_RESUMES=1 PM_WAKEUP_ARMED=0"
 	replug_cycle disk
 	expect "this kernel was restored from the image" \
 		sh -c 'dmesg | grep -q "PM: hibernation: Hibernation image restored successfully"'
+	restored="transition=hibernate state=on phase=restore test=none power_lost=1 firmware_reinit=1 kernel_resumes=1 wakeup_armed=0 cycle=[0-9]* mode=$1"
+	expect "the kept function's ->restore() found the restore phase" \
+		sh -c "dmesg | grep -q 'replug_sample 0000:00:01.0: restore: $restored\$'"
+	expect "and so did its ->replugged()" \
+		sh -c "dmesg | grep -q 'replug_sample 0000:00:01.0: replugged: $restored\$'"
+	echo auto > $vga/power/replug
 }

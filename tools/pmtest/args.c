@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command lines of every command.  A parser returns instead of
+ * exiting, so that the unit tests can call it: PM_PARSE_RUN to go on,
+ * PM_PARSE_HELP after --help, PM_PARSE_USAGE after a usage line.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmtest.h"
+
+static const char *const states[] = { "freeze", "mem", "disk", NULL };
+static const char *const tests[] = {
+	"none", "core", "processors", "platform", "devices", "freezer", NULL
+};
+static const char *const modes[] = { "replug", "classic", NULL };
+static const char *const intents[] = { "poweroff", "halt", "reboot", "kexec", NULL };
+static const char *const phases[] = { "unplug", "probe", "remove", "replugged", NULL };
+static const char *const formats[] = { "ktap", "text", "json", NULL };
+static const char *const shapes[] = { "flat", "deep", "wide", NULL };
+static const char *const tree_keys[] = {
+	"count", "shape", "fanout", "links", "unplug_us", "probe_us", NULL
+};
+
+static const struct pm_help {
+	const char *name;
+	const char *synopsis;
+	const char *text;
+} helps[] = {
+	{ "inventory", "[--output FILE]",
+	  "Print every device on a bus, one line each, sorted: BUS PATH MODALIAS,\n"
+	  "PATH under /sys/devices with re-enumerated instance numbers as N.\n\n"
+	  "  -o, --output FILE   write to FILE instead of standard output\n" },
+	{ "diff", "OLD NEW",
+	  "Compare two inventories: '- line' only in OLD, '+ line' only in NEW.\n"
+	  "Exit 0 when equal, 1 when they differ, 2 on trouble.\n" },
+	{ "cycle", "[--state freeze|mem|disk] [--test LEVEL] [--count N] "
+		   "[--mode replug|classic] [--intent poweroff|halt|reboot|kexec] "
+		   "[--settle-timeout SEC] [--format ktap|text|json]",
+	  "Run N suspend cycles (or replug dry runs with --intent) and check that\n"
+	  "every device came back, with the uevents a replug cycle must send.\n"
+	  "Needs root.\n\n"
+	  "  --state STATE         written to /sys/power/state (default mem)\n"
+	  "  --test LEVEL          /sys/power/pm_test: none, core, processors,\n"
+	  "                        platform, devices or freezer (default none)\n"
+	  "  --count N             cycles to run, 1 to 100000 (default 1)\n"
+	  "  --mode MODE           /sys/power/replug/mode (default replug)\n"
+	  "  --intent TRANSITION   rehearse it through /sys/power/replug/dry_run\n"
+	  "                        instead; always at pm_test devices\n"
+	  "  --settle-timeout SEC  wait for udev and the devices (default 60)\n"
+	  "  --format FORMAT       ktap (default), text or json\n" },
+	{ "fault", "DEVICE unplug|probe|remove|replugged error=ERRNO|hang=MS|off "
+		   "[--module PATH] [--format ktap|text|json] | --list",
+	  "Arm a fault of the replug test bus, once, for device rtID (or ID), and\n"
+	  "read it back; --list prints every fault armed or fired.  Loads\n"
+	  "replug-testbus when /sys/kernel/debug/replug_test is missing.  Needs root.\n\n"
+	  "  --module PATH        load the test bus from PATH instead of by name\n"
+	  "  --format FORMAT      ktap (default), text or json\n"
+	  "  --list               print /sys/kernel/debug/replug_test/fault\n" },
+	{ "tree", "count=N shape=flat|deep|wide [fanout=F] [links=L] [unplug_us=U] "
+		  "[probe_us=P] [--module PATH] [--timeout SEC] [--format ktap|text|json]",
+	  "Build a new tree of test bus devices and wait until all are bound.\n"
+	  "Loads replug-testbus as fault does.  Needs root.\n\n"
+	  "  --module PATH        load the test bus from PATH instead of by name\n"
+	  "  --timeout SEC        wait for the devices to bind (default 60)\n"
+	  "  --format FORMAT      ktap (default), text or json\n" },
+	{ "kunit", "[--module NAME]...",
+	  "Load the given modules, then print the results of every KUnit suite in\n"
+	  "/sys/kernel/debug/kunit as one KTAP document, ending with\n"
+	  "'N passed, N failed'.  Exit 1 if anything failed.  Needs root.\n\n"
+	  "  --module NAME        load module NAME first; may be repeated\n" },
+};
+
+static const struct pm_help *help_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(helps) / sizeof(helps[0]); i++)
+		if (!strcmp(helps[i].name, name))
+			return &helps[i];
+	return &helps[0];
+}
+
+void pm_usage_all(FILE *f)
+{
+	size_t i;
+
+	fputs("usage: pmtest COMMAND [ARGS]\n\nCommands:\n", f);
+	for (i = 0; i < sizeof(helps) / sizeof(helps[0]); i++)
+		fprintf(f, "  %s %s\n", helps[i].name, helps[i].synopsis);
+	fputs("\nEach command takes --help.\n", f);
+}
+
+static int show_help(const struct pmtest_ctx *ctx)
+{
+	const struct pm_help *h = help_of(ctx->command);
+
+	fprintf(ctx->out, "usage: pmtest %s %s\n\n%s", h->name, h->synopsis, h->text);
+	return PM_PARSE_HELP;
+}
+
+static int usage_error(const struct pmtest_ctx *ctx, const char *fmt, ...)
+	PM_ATTR_PRINTF(2, 3);
+
+static int usage_error(const struct pmtest_ctx *ctx, const char *fmt, ...)
+{
+	const struct pm_help *h = help_of(ctx->command);
+	va_list ap;
+
+	fprintf(ctx->err, "pmtest: %s: ", ctx->command);
+	va_start(ap, fmt);
+	vfprintf(ctx->err, fmt, ap);
+	va_end(ap);
+	fprintf(ctx->err, "\nusage: pmtest %s %s\n", h->name, h->synopsis);
+	return PM_PARSE_USAGE;
+}
+
+static bool one_of(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return true;
+	return false;
+}
+
+/* Decimal only: "-1" and "1x" are refused, not wrapped or cut. */
+static bool parse_uint(const char *s, unsigned long min, unsigned long max,
+		       unsigned int *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool parse_format(const char *s, enum pm_format *format)
+{
+	if (!one_of(s, formats))
+		return false;
+	*format = s[0] == 'k' ? PM_FORMAT_KTAP : s[0] == 't' ? PM_FORMAT_TEXT : PM_FORMAT_JSON;
+	return true;
+}
+
+/*
+ * getopt_long, reset for each call and silent, so that the caller words
+ * the errors.  Return: the option, or PM_PARSE_USAGE after a usage line.
+ */
+static int next_opt(const struct pmtest_ctx *ctx, int argc, char **argv,
+		    const char *shorts, const struct option *longs)
+{
+	int c = getopt_long(argc, argv, shorts, longs, NULL);
+
+	if (c == '?')
+		return usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
+	if (c == ':')
+		return usage_error(ctx, "option '%s' needs an argument", argv[optind - 1]);
+	return c;
+}
+
+static void reset_getopt(void)
+{
+	optind = 0;
+	opterr = 0;
+}
+
+int inventory_parse(const struct pmtest_ctx *ctx, int argc, char **argv,
+		    struct inventory_args *a)
+{
+	static const struct option longs[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	*a = (struct inventory_args){ 0 };
+	reset_getopt();
+	while ((c = next_opt(ctx, argc, argv, ":o:h", longs)) != -1) {
+		if (c == PM_PARSE_USAGE)
+			return c;
+		if (c == 'h')
+			return show_help(ctx);
+		a->output = optarg;
+	}
+	if (optind != argc)
+		return usage_error(ctx, "unexpected argument '%s'", argv[optind]);
+	return PM_PARSE_RUN;
+}
+
+int diff_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct diff_args *a)
+{
+	static const struct option longs[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	*a = (struct diff_args){ 0 };
+	reset_getopt();
+	while ((c = next_opt(ctx, argc, argv, ":h", longs)) != -1) {
+		if (c == PM_PARSE_USAGE)
+			return c;
+		return show_help(ctx);
+	}
+	if (argc - optind != 2)
+		return usage_error(ctx, "needs two inventory files");
+	a->old = argv[optind];
+	a->new = argv[optind + 1];
+	return PM_PARSE_RUN;
+}
+
+int cycle_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct cycle_args *a)
+{
+	enum { O_STATE = 256, O_TEST, O_COUNT, O_MODE, O_INTENT, O_SETTLE, O_FORMAT };
+	static const struct option longs[] = {
+		{ "state", required_argument, NULL, O_STATE },
+		{ "test", required_argument, NULL, O_TEST },
+		{ "count", required_argument, NULL, O_COUNT },
+		{ "mode", required_argument, NULL, O_MODE },
+		{ "intent", required_argument, NULL, O_INTENT },
+		{ "settle-timeout", required_argument, NULL, O_SETTLE },
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	bool state_given = false, test_given = false;
+	int c;
+
+	*a = (struct cycle_args){ .state = "mem", .test = "none", .mode = "replug",
+				  .count = 1, .settle_timeout = 60 };
+	reset_getopt();
+	while ((c = next_opt(ctx, argc, argv, ":h", longs)) != -1) {
+		switch (c) {
+		case PM_PARSE_USAGE:
+			return c;
+		case 'h':
+			return show_help(ctx);
+		case O_STATE:
+			if (!one_of(optarg, states))
+				return usage_error(ctx, "bad --state '%s'", optarg);
+			a->state = optarg;
+			state_given = true;
+			break;
+		case O_TEST:
+			if (!one_of(optarg, tests))
+				return usage_error(ctx, "bad --test '%s'", optarg);
+			a->test = optarg;
+			test_given = true;
+			break;
+		case O_COUNT:
+			if (!parse_uint(optarg, 1, 100000, &a->count))
+				return usage_error(ctx, "bad --count '%s': 1 to 100000", optarg);
+			break;
+		case O_MODE:
+			if (!one_of(optarg, modes))
+				return usage_error(ctx, "bad --mode '%s'", optarg);
+			a->mode = optarg;
+			break;
+		case O_INTENT:
+			if (!one_of(optarg, intents))
+				return usage_error(ctx, "bad --intent '%s'", optarg);
+			a->intent = optarg;
+			break;
+		case O_SETTLE:
+			if (!parse_uint(optarg, 1, 86400, &a->settle_timeout))
+				return usage_error(ctx, "bad --settle-timeout '%s': 1 to 86400",
+						   optarg);
+			break;
+		case O_FORMAT:
+			if (!parse_format(optarg, &a->format))
+				return usage_error(ctx, "bad --format '%s'", optarg);
+			break;
+		}
+	}
+	if (optind != argc)
+		return usage_error(ctx, "unexpected argument '%s'", argv[optind]);
+	/* A dry run has no state, runs at pm_test devices and needs replug. */
+	if (a->intent && (state_given || test_given))
+		return usage_error(ctx, "--intent goes without --state and --test");
+	if (a->intent && strcmp(a->mode, "replug"))
+		return usage_error(ctx, "--intent needs --mode replug");
+	return PM_PARSE_RUN;
+}
+
+static bool key_known(const char *word, size_t len)
+{
+	const char *const *key;
+
+	for (key = tree_keys; *key; key++)
+		if (strlen(*key) == len && !strncmp(word, *key, len))
+			return true;
+	return false;
+}
+
+/* The options fault and tree share. */
+enum { O_MODULE = 256, O_FORMAT_TB, O_LIST, O_TIMEOUT };
+
+static int testbus_opt(const struct pmtest_ctx *ctx, int c, const char **module,
+		       enum pm_format *format)
+{
+	if (c == 'h')
+		return show_help(ctx);
+	if (c == O_MODULE)
+		*module = optarg;
+	else if (c == O_FORMAT_TB && !parse_format(optarg, format))
+		return usage_error(ctx, "bad --format '%s'", optarg);
+	return c == PM_PARSE_USAGE ? c : PM_PARSE_RUN;
+}
+
+int fault_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct fault_args *a)
+{
+	static const struct option longs[] = {
+		{ "module", required_argument, NULL, O_MODULE },
+		{ "format", required_argument, NULL, O_FORMAT_TB },
+		{ "list", no_argument, NULL, O_LIST },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *device, *value;
+	unsigned int n;
+	int c, ret;
+
+	*a = (struct fault_args){ 0 };
+	reset_getopt();
+	while ((c = next_opt(ctx, argc, argv, ":h", longs)) != -1) {
+		if (c == O_LIST) {
+			a->list = true;
+			continue;
+		}
+		ret = testbus_opt(ctx, c, &a->module, &a->format);
+		if (ret != PM_PARSE_RUN)
+			return ret;
+	}
+	if (a->list)
+		return optind == argc ? PM_PARSE_RUN :
+			usage_error(ctx, "--list takes no other argument");
+	if (argc - optind != 3)
+		return usage_error(ctx, "needs DEVICE, PHASE and a fault");
+	device = argv[optind];
+	if (!parse_uint(device + (strncmp(device, "rt", 2) ? 0 : 2), 0, UINT_MAX, &a->id))
+		return usage_error(ctx, "bad device '%s': rtID or ID", device);
+	a->phase = argv[optind + 1];
+	if (!one_of(a->phase, phases))
+		return usage_error(ctx, "bad phase '%s'", a->phase);
+	a->action = argv[optind + 2];
+	value = strchr(a->action, '=');
+	if (!strcmp(a->action, "off"))
+		return PM_PARSE_RUN;
+	if (value && !strncmp(a->action, "error=", 6) && parse_uint(value + 1, 1, 4095, &n)) {
+		if (!strcmp(a->phase, "replugged"))
+			return usage_error(ctx, "->replugged() cannot fail: use hang=MS");
+		return PM_PARSE_RUN;
+	}
+	if (value && !strncmp(a->action, "hang=", 5) && parse_uint(value + 1, 0, 600000, &n))
+		return PM_PARSE_RUN;
+	return usage_error(ctx, "bad fault '%s': error=1..4095, hang=0..600000 or off",
+			   a->action);
+}
+
+int tree_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct tree_args *a)
+{
+	static const struct option longs[] = {
+		{ "module", required_argument, NULL, O_MODULE },
+		{ "format", required_argument, NULL, O_FORMAT_TB },
+		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	bool shape = false;
+	size_t len;
+	int c, i, ret;
+
+	*a = (struct tree_args){ .timeout = 60 };
+	reset_getopt();
+	while ((c = next_opt(ctx, argc, argv, ":h", longs)) != -1) {
+		if (c == O_TIMEOUT) {
+			if (!parse_uint(optarg, 1, 86400, &a->timeout))
+				return usage_error(ctx, "bad --timeout '%s': 1 to 86400", optarg);
+			continue;
+		}
+		ret = testbus_opt(ctx, c, &a->module, &a->format);
+		if (ret != PM_PARSE_RUN)
+			return ret;
+	}
+	/* The kernel checks the values; the count and shape are needed here. */
+	for (i = optind; i < argc; i++) {
+		len = strcspn(argv[i], "=");
+		if (!argv[i][len] || !argv[i][len + 1])
+			return usage_error(ctx, "bad word '%s': KEY=VALUE", argv[i]);
+		if (!key_known(argv[i], len))
+			return usage_error(ctx, "unknown key in '%s'", argv[i]);
+		if (!strncmp(argv[i], "count=", 6) &&
+		    !parse_uint(argv[i] + 6, 1, 10000, &a->count))
+			return usage_error(ctx, "bad '%s': count=1..10000", argv[i]);
+		if (!strncmp(argv[i], "shape=", 6)) {
+			if (!one_of(argv[i] + 6, shapes))
+				return usage_error(ctx, "bad '%s': flat, deep or wide", argv[i]);
+			shape = true;
+		}
+	}
+	if (!a->count || !shape)
+		return usage_error(ctx, "needs count=N and shape=SHAPE");
+	a->words = argv + optind;
+	a->nwords = argc - optind;
+	return PM_PARSE_RUN;
+}
+
+/* On PM_PARSE_RUN, the caller frees a->modules. */
+int kunit_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct kunit_args *a)
+{
+	static const struct option longs[] = {
+		{ "module", required_argument, NULL, O_MODULE },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c, ret = PM_PARSE_RUN;
+
+	*a = (struct kunit_args){ .modules = calloc(argc, sizeof(*a->modules)) };
+	if (!a->modules)
+		return usage_error(ctx, "out of memory");
+	reset_getopt();
+	while (ret == PM_PARSE_RUN && (c = next_opt(ctx, argc, argv, ":h", longs)) != -1) {
+		if (c == 'h')
+			ret = show_help(ctx);
+		else if (c == O_MODULE)
+			a->modules[a->nmodules++] = optarg;
+		else
+			ret = c;
+	}
+	if (ret == PM_PARSE_RUN && optind != argc)
+		ret = usage_error(ctx, "unexpected argument '%s'", argv[optind]);
+	if (ret != PM_PARSE_RUN) {
+		free(a->modules);
+		a->modules = NULL;
+	}
+	return ret;
+}

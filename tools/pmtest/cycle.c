@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The cycle command: suspend (or a replug dry run) and back, N times,
+ * checking after each that every device is where it was and, in replug
+ * mode, that udev saw each removed device added again with the intent.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <libudev.h>
+
+#include "pmtest.h"
+
+#define PM_TEST_FILE	"/sys/power/pm_test"
+#define STATE_FILE	"/sys/power/state"
+#define MODE_FILE	"/sys/power/replug/mode"
+#define CYCLE_FILE	"/sys/power/replug/cycle"
+#define DRY_RUN_FILE	"/sys/power/replug/dry_run"
+
+/* The events of a whole replug of a large test tree, with room to spare. */
+#define MONITOR_BUFFER	(128 * 1024 * 1024)
+#define POLL_MS		500
+
+struct cycle_run {
+	struct pmtest_ctx *ctx;
+	const struct cycle_args *args;
+	struct pm_norm norm;
+	struct udev *udev;
+	struct udev_queue *queue;
+	struct pm_report report;
+	bool replug;		/* the mode is replug: its events are checked */
+	char old_test[32];	/* to put back, when pm_test was written */
+	char old_mode[32];	/* likewise for replug/mode */
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Return: 0 or -ENOMEM. */
+static int drain(struct udev_monitor *mon, struct pm_events *evs)
+{
+	struct pollfd pfd = { .fd = udev_monitor_get_fd(mon), .events = POLLIN };
+	struct udev_device *dev;
+	int ret = 0;
+
+	while (!ret && poll(&pfd, 1, 0) > 0) {
+		dev = udev_monitor_receive_device(mon);
+		if (!dev)
+			continue;
+		ret = pm_events_add(evs, &(struct pm_event){
+			.action = udev_device_get_action(dev),
+			.devpath = udev_device_get_devpath(dev),
+			.replug = udev_device_get_property_value(dev, "PM_REPLUG"),
+			.transition = udev_device_get_property_value(dev, "PM_TRANSITION"),
+			.cycle = udev_device_get_property_value(dev, "PM_CYCLE"),
+			.test = udev_device_get_property_value(dev, "PM_TEST"),
+		});
+		udev_device_unref(dev);
+	}
+	return ret;
+}
+
+/* Diagnostics gathered by a check become the report's. */
+static void result(struct cycle_run *run, int check, struct strv *diag,
+		   unsigned int cycle, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < diag->n; i++)
+		pm_report_diag(&run->report, "%s", diag->v[i]);
+	if (check < 0)
+		pm_report_diag(&run->report, "check failed: %s", strerror(-check));
+	pm_report_result(&run->report, check == 0, "cycle %u: %s", cycle, name);
+	strv_free(diag);
+}
+
+/*
+ * Re-enumeration goes on after the write returns, so wait for udev to be
+ * idle and every device back.  Both must hold at two polls in a row: the
+ * queue is empty for a moment between a device appearing and its
+ * children's events reaching udev.
+ *
+ * Return: 0 or -errno, after a message.
+ */
+static int settle(struct cycle_run *run, struct udev_monitor *mon,
+		  const struct strv *before, struct strv *after,
+		  struct pm_events *evs, bool *settled)
+{
+	double deadline = now() + run->args->settle_timeout;
+	int ret, stable = 0;
+
+	for (;;) {
+		ret = drain(mon, evs);
+		*settled = udev_queue_get_queue_is_empty(run->queue);
+		strv_free(after);
+		ret = ret ?: pm_inventory_take(run->ctx, &run->norm, after);
+		if (ret)
+			return ret;
+		stable = *settled && strv_equal(before, after) ? stable + 1 : 0;
+		if (stable == 2 || now() > deadline)
+			break;
+		poll(NULL, 0, POLL_MS);
+	}
+	return drain(mon, evs);
+}
+
+static int run_cycle(struct cycle_run *run, unsigned int n)
+{
+	const struct cycle_args *a = run->args;
+	const char *file = a->intent ? DRY_RUN_FILE : STATE_FILE;
+	struct strv before = { 0 }, after = { 0 }, diag = { 0 };
+	struct pm_events evs = { 0 };
+	struct udev_monitor *mon;
+	char cycle[32] = "";
+	bool settled;
+	int ret, written, got;
+
+	ret = pm_inventory_take(run->ctx, &run->norm, &before);
+	if (ret)
+		return ret;
+	mon = udev_monitor_new_from_netlink(run->udev, "udev");
+	if (!mon || udev_monitor_set_receive_buffer_size(mon, MONITOR_BUFFER) < 0 ||
+	    udev_monitor_enable_receiving(mon) < 0) {
+		pm_err(run->ctx, "cannot monitor udev events");
+		ret = -EIO;
+		goto out;
+	}
+	written = sysfs_write(file, a->intent ? a->intent : a->state);
+	ret = settle(run, mon, &before, &after, &evs, &settled);
+	if (ret)
+		goto out;
+	if (written)
+		strv_pushf(&diag, "write of '%s' failed: %s",
+			   a->intent ? a->intent : a->state, strerror(-written));
+	result(run, written != 0, &diag, n,
+	       a->intent ? "write to " DRY_RUN_FILE " succeeded" :
+	       "write to " STATE_FILE " succeeded");
+	result(run, pm_invdiff(&before, &after, &diag), &diag, n, "inventory matches");
+	if (run->replug) {
+		got = sysfs_read(CYCLE_FILE, cycle, sizeof(cycle));
+		if (got < 0)
+			strv_pushf(&diag, "cannot read " CYCLE_FILE ": %s", strerror(-got));
+		strv_pushf(&diag, "%zu events, %zu with PM_REPLUG=1, cycle %s", evs.n,
+			   pm_events_replug_count(&evs), cycle);
+		result(run, pm_events_check_pairs(&evs, &run->norm, &diag), &diag, n,
+		       "every REMOVE with PM_REPLUG=1 has a matching ADD with PM_REPLUG=1");
+		result(run, pm_events_check_keys(&evs, a->intent ? a->intent :
+						 strcmp(a->state, "disk") ? "suspend" : "hibernate",
+						 cycle, &diag), &diag, n,
+		       "every replug event carries PM_TRANSITION and PM_CYCLE of the cycle");
+		result(run, pm_events_check_test(&evs, a->intent ? "devices" : a->test, &diag),
+		       &diag, n, "PM_TEST matches --test");
+	}
+	if (!settled)
+		strv_pushf(&diag, "udev queue not empty after %u s", a->settle_timeout);
+	result(run, !settled, &diag, n, "udev settled");
+out:
+	udev_monitor_unref(mon);
+	pm_events_free(&evs);
+	strv_free(&before);
+	strv_free(&after);
+	return ret;
+}
+
+/* Set @file to @value, keeping its old choice in @old to put back. */
+static int set_choice(struct cycle_run *run, const char *file, const char *value,
+		      char *old, size_t size)
+{
+	int ret = sysfs_read_choice(file, old, size);
+
+	ret = ret ?: sysfs_write(file, value);
+	if (ret) {
+		old[0] = '\0';
+		pm_err(run->ctx, "cannot set %s to %s: %s", file, value, strerror(-ret));
+	}
+	return ret;
+}
+
+static void restore(struct cycle_run *run, const char *file, const char *old)
+{
+	int ret;
+
+	if (old[0] && (ret = sysfs_write(file, old)))
+		pm_err(run->ctx, "cannot put %s back to %s: %s", file, old, strerror(-ret));
+}
+
+static int prepare(struct cycle_run *run)
+{
+	const struct cycle_args *a = run->args;
+	bool has_replug = !access(MODE_FILE, F_OK);
+
+	if (!has_replug && run->replug) {
+		pm_err(run->ctx, "no " MODE_FILE ": this kernel has no replug");
+		return -ENOENT;
+	}
+	if (!a->intent && access(PM_TEST_FILE, F_OK) && strcmp(a->test, "none")) {
+		pm_err(run->ctx, "no " PM_TEST_FILE ": this kernel has no CONFIG_PM_DEBUG");
+		return -ENOENT;
+	}
+	run->udev = udev_new();
+	run->queue = run->udev ? udev_queue_new(run->udev) : NULL;
+	if (!run->queue) {
+		pm_err(run->ctx, "cannot start libudev");
+		return -ENOMEM;
+	}
+	if (!a->intent && !access(PM_TEST_FILE, F_OK) &&
+	    set_choice(run, PM_TEST_FILE, a->test, run->old_test, sizeof(run->old_test)))
+		return -EIO;
+	if (has_replug &&
+	    set_choice(run, MODE_FILE, a->mode, run->old_mode, sizeof(run->old_mode)))
+		return -EIO;
+	return 0;
+}
+
+int cmd_cycle(struct pmtest_ctx *ctx, int argc, char **argv)
+{
+	struct cycle_args args;
+	struct cycle_run run;
+	unsigned int n;
+	int ret;
+
+	ret = cycle_parse(ctx, argc, argv, &args);
+	if (ret != PM_PARSE_RUN)
+		return ret;
+	if (!pm_is_root(ctx))
+		return 1;
+	run = (struct cycle_run){ .ctx = ctx, .args = &args,
+				  .replug = !strcmp(args.mode, "replug") };
+	if (pm_norm_init(&run.norm)) {
+		pm_err(ctx, "cannot compile the expressions");
+		return 1;
+	}
+	ret = prepare(&run);
+	if (!ret) {
+		pm_report_begin(&run.report, ctx->out, args.format,
+				args.count * (run.replug ? 6 : 3));
+		for (n = 1; !ret && n <= args.count; n++) {
+			if (args.count > 1)
+				fprintf(ctx->err, "cycle %u/%u\n", n, args.count);
+			ret = run_cycle(&run, n);
+			fflush(ctx->out);
+		}
+		ret = pm_report_end(&run.report) || ret;
+	}
+	restore(&run, MODE_FILE, run.old_mode);
+	restore(&run, PM_TEST_FILE, run.old_test);
+	udev_queue_unref(run.queue);
+	udev_unref(run.udev);
+	pm_norm_free(&run.norm);
+	return ret ? 1 : 0;
+}

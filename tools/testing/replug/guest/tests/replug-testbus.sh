@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: GPL-2.0
+# replug on the synthetic test bus (CONFIG_PM_REPLUG_TEST_BUS): a tree of
+# 1,000 devices with links between its branches goes away and comes back
+# as new devices; a fault at the first, a middle and the last test device
+# of the walk rolls the transition back with every device there; and
+# hardware that changed while the system slept is simply found as it is:
+# a device that vanished stays gone, one that appeared is probed, one
+# swapped for another comes back with the other's identity.
+
+. /replug/tests/replug-lib.sh
+
+tb=/sys/kernel/debug/replug_test
+
+# The test bus's devices by name and identity.
+testbus_inventory() {
+	local d
+	for d in /sys/bus/replug_test/devices/*; do
+		echo "${d##*/} $(cat "$d/identity")"
+	done
+}
+
+# wait_bound N: every one of N test devices has its driver (probing is
+# asynchronous).
+wait_bound() {
+	local tries=0
+	while [ $tries -lt 60 ]; do
+		[ "$(ls /sys/bus/replug_test/drivers/replug_test | grep -c '^rt')" -eq "$1" ] &&
+			return 0
+		tries=$((tries + 1))
+		sleep 1
+	done
+	echo "$(ls /sys/bus/replug_test/drivers/replug_test | grep -c '^rt') of $1 bound"
+	return 1
+}
+
+# cycle: one pm_test=devices suspend in replug mode; prints the status.
+cycle() {
+	echo mem > /sys/power/state 2> /tmp/state.err
+}
+
+expect "test bus loads" insmod /lib/modules/replug-testbus.ko
+expect "a 1,000-device tree with links between branches is built" \
+	sh -c "echo 'count=1000 shape=wide fanout=8 links=4' > $tb/tree"
+expect "all 1,000 devices are bound" wait_bound 1000
+expect_eq "the links between branches exist" 4 \
+	"$(ls -d /sys/class/devlink/replug_test:rt* 2> /dev/null | wc -l)"
+
+echo replug > /sys/power/replug/mode
+echo devices > /sys/power/pm_test
+udevadm settle --timeout=30
+testbus_inventory > /tmp/testbus.before
+inventory > /tmp/inventory.before
+ino_before=$(stat -c %i /sys/bus/replug_test/devices/rt0)
+removed_before=$(cat /sys/power/replug/removed)
+
+# The whole tree goes and comes back.
+cycle
+ktap_result "replug cycle over the tree succeeded" $? "$(cat /tmp/state.err)"
+expect "the test devices were removed ($(cat /sys/power/replug/removed))" \
+	test "$(cat /sys/power/replug/removed)" -ge 1000
+expect "all 1,000 devices are bound again" wait_bound 1000
+expect "every device came back" wait_for_inventory /tmp/inventory.before
+expect "rt0 came back as a new struct device" \
+	test "$ino_before" != "$(stat -c %i /sys/bus/replug_test/devices/rt0)"
+expect_eq "the links came back" 4 \
+	"$(ls -d /sys/class/devlink/replug_test:rt* 2> /dev/null | wc -l)"
+
+# A fault at the first test device the walk reaches (the last registered),
+# at one in the middle, and at the last it reaches: the writer gets the
+# error, every device is there again.
+for id in 999 500 0; do
+	echo "$id unplug error=5" > $tb/fault
+	cycle
+	status=$?
+	expect "fault at rt$id: the transition fails for the writer" test $status -ne 0
+	expect "fault at rt$id: with the device's error (EIO)" \
+		grep -q 'Input/output error' /tmp/state.err
+	expect "fault at rt$id: the fault fired once" \
+		grep -q "^$id unplug error 5 fired=1" $tb/fault
+	expect "fault at rt$id: every device is there again" \
+		wait_for_inventory /tmp/inventory.before
+	echo "$id unplug off" > $tb/fault
+done
+
+# Hardware changed while asleep: rt998 vanishes, a new device appears
+# under rt0, and rt997 is swapped for a device with another identity.
+echo "vanish 998" > $tb/change
+echo "appear 0" > $tb/change
+echo "swap 997" > $tb/change
+cycle
+ktap_result "replug cycle over the changed hardware succeeded" $? "$(cat /tmp/state.err)"
+expect "every device but the vanished one is bound" wait_bound 1000
+testbus_inventory > /tmp/testbus.after
+expect "rt998 is gone" sh -c '! grep -q "^rt998 " /tmp/testbus.after'
+new=$(grep -v -F -x -f /tmp/testbus.before /tmp/testbus.after | grep -v '^rt997 ')
+expect "one new device appeared ($new)" test "$(echo "$new" | grep -c '^rt1000 ')" -eq 1
+expect "rt997 is there with another identity" \
+	sh -c "grep -q '^rt997 ' /tmp/testbus.after &&
+	       ! grep -qx '$(grep '^rt997 ' /tmp/testbus.before)' /tmp/testbus.after"
+expect_eq "nothing else changed" \
+	"$(grep -v -e '^rt99[78] ' /tmp/testbus.before)" \
+	"$(grep -v -e '^rt99[78] ' -e '^rt1000 ' /tmp/testbus.after)"
+
+echo none > /sys/power/pm_test
+echo classic > /sys/power/replug/mode
+echo 1 > $tb/destroy
+expect "test bus unloads" rmmod replug_testbus
