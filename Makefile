@@ -18,7 +18,7 @@ KMAKE      := $(MAKE) -C $(KSRC) O=$(KOBJ) ARCH=x86_64 CC="ccache gcc" \
 		HOSTCC="ccache gcc" -j$(JOBS)
 RUNNER     := python3 -u tools/testing/replug/run.py --kernel $(BZIMAGE) \
 		--initrd $(INITRAMFS) --kernel-src $(KSRC) --kernel-obj $(KOBJ) \
-		--out $(BUILD)/test
+		--out $(BUILD)/test --pmtest-tests $(BUILD)/pmtest/test-pmtest
 
 DEB_PACKAGES := linux-source-6.12 qemu-system-x86 busybox-static udev \
 	libkmod-dev libudev-dev kexec-tools e2fsprogs ccache sparse \
@@ -28,8 +28,9 @@ DEB_PACKAGES := linux-source-6.12 qemu-system-x86 busybox-static udev \
 SAMPLES    := $(BUILD)/samples/replug
 SAMPLE_KO  := $(SAMPLES)/replug-sample.ko
 TESTBUS_KO := $(KOBJ)/drivers/base/power/replug-testbus.ko
+PMTEST     := $(BUILD)/pmtest/pmtest
 
-.PHONY: all deps tree export-patches kernel modules initramfs run check clean
+.PHONY: all deps tree export-patches kernel modules pmtest initramfs run check clean
 
 all: kernel initramfs
 
@@ -68,9 +69,13 @@ modules: kernel
 	@rsync -r --checksum samples/replug/ $(SAMPLES)/
 	$(KMAKE) M=$(SAMPLES) modules
 
-initramfs: kernel modules
+# The userspace tool, and its unit tests, which make check runs.
+pmtest: deps
+	$(MAKE) -C tools/pmtest O=$(BUILD)/pmtest all $(BUILD)/pmtest/test-pmtest
+
+initramfs: kernel modules pmtest
 	@echo "  GEN     $(INITRAMFS)"
-	@scripts/mkinitramfs.sh $(CURDIR) $(BUILD)/initramfs $(INITRAMFS) \
+	@scripts/mkinitramfs.sh $(CURDIR) $(BUILD)/initramfs $(INITRAMFS) $(PMTEST) \
 		--modules $(SAMPLE_KO) $(TESTBUS_KO) --boot $(KOBJ)/arch/x86/boot/bzImage
 
 run: deps kernel initramfs

@@ -50,6 +50,7 @@ int pm_events_add(struct pm_events *evs, const struct pm_event *ev)
 		.transition = dup_or_null(ev->transition, &ret),
 		.cycle = dup_or_null(ev->cycle, &ret),
 		.test = dup_or_null(ev->test, &ret),
+		.on_bus = ev->on_bus,
 	};
 	if (!ret && evs->n == evs->cap) {
 		v = realloc(evs->v, (evs->cap ? evs->cap * 2 : 64) * sizeof(*v));
@@ -131,9 +132,11 @@ static int cmp_entry(const void *a, const void *b)
 }
 
 /*
- * Each REMOVE is matched to a later ADD of the same device, by DEVPATH
- * with the instance numbers as N, since a device comes back as a new one.
- * An ADD alone is no fault: a rescan may find more than was there.
+ * Each REMOVE of a bus device is matched to a later ADD of the same
+ * device, by DEVPATH with the instance numbers as N, since a device comes
+ * back as a new one.  An ADD alone is no fault: a rescan may find more
+ * than was there.  Class devices are left out: what they come back as is
+ * the kernel's choice (vda and vdb may trade places).
  *
  * Return: 0 when it holds, the number of unmatched REMOVEs, or -ENOMEM.
  */
@@ -151,7 +154,8 @@ int pm_events_check_pairs(const struct pm_events *evs, const struct pm_norm *nor
 		const struct pm_event *ev = &evs->v[i];
 		bool add = !strcmp(ev->action, "add");
 
-		if (!is_replug(ev) || (!add && strcmp(ev->action, "remove")))
+		if (!is_replug(ev) || !ev->on_bus ||
+		    (!add && strcmp(ev->action, "remove")))
 			continue;
 		e[n] = (struct pm_pair_entry){ pm_norm_apply(norm, ev->devpath), i, add };
 		if (!e[n++].path)

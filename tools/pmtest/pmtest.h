@@ -61,6 +61,12 @@ struct pm_event {
 	const char *transition;	/* PM_CYCLE and PM_TEST, NULL when unset */
 	const char *cycle;
 	const char *test;
+	/*
+	 * A device on a bus (its subsystem is in /sys/bus) comes back by its
+	 * bus identity; a class device (block, net, ata_link) is renamed at
+	 * will by the kernel that re-enumerates it.
+	 */
+	bool on_bus;
 };
 
 struct pm_events {

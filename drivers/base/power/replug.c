@@ -80,6 +80,7 @@ static struct {
 	spinlock_t lock;
 	struct pm_intent intent;
 	unsigned int open_cycle;
+	bool going;
 	struct list_head points;
 
 	/* Under system_transition_mutex. */
@@ -147,11 +148,13 @@ static bool replug_wants_keep(struct device *dev, bool driver_stays)
 	}
 }
 
-static void replug_open_cycle(const struct pm_intent *intent)
+/* @going: the walk is about to take devices away, rather than bring them back. */
+static void replug_open_cycle(const struct pm_intent *intent, bool going)
 {
 	spin_lock(&replug.lock);
 	replug.intent = *intent;
 	replug.open_cycle = intent->cycle;
+	replug.going = going;
 	spin_unlock(&replug.lock);
 }
 
@@ -732,11 +735,13 @@ static int replug_unplug_all(struct pm_intent *intent,
 
 	pr_info("cycle %llu: unplugging for %s\n", intent->cycle,
 		pm_transition_name(intent->transition));
-	replug_open_cycle(intent);
+	replug_open_cycle(intent, true);
 	/* Nothing may bind to what the walk is taking away. */
 	device_block_probing();
 	error = replug_walk_devices(&walk, devs, count);
 	device_unblock_probing();
+	scoped_guard(spinlock, &replug.lock)
+		replug.going = false;
 	replug_put_all(devs, count);
 	replug.notified = walk.notified;
 	replug.nr_notified = walk.nr_notified;
@@ -850,7 +855,7 @@ void pm_replug_replug(const struct pm_intent *intent)
 	if (!replug.notified)
 		return;
 
-	replug_open_cycle(intent);
+	replug_open_cycle(intent, false);
 	replug_rescan();
 	replug_notify_kept(intent);
 	pr_info("cycle %llu: buses rescanned, %u devices kept\n", intent->cycle,
@@ -929,9 +934,11 @@ static bool replug_tagged(const struct device *dev)
  * @dev: the device.
  * @env: the uevent environment being built.
  *
- * The REMOVE events of the devices replug takes away, and the ADD events
- * of the devices that come back, carry PM_REPLUG=1 and the intent
- * (see pm_intent_add_uevent_vars()).
+ * The events of the devices replug takes away during its walk, and those
+ * of the devices that come back, carry PM_REPLUG=1 and the intent (see
+ * pm_intent_add_uevent_vars()).  A device that goes away once the walk is
+ * over, even while the cycle still tags late devices, is really gone: its
+ * events are left alone.
  *
  * Return: 0, or -ENOMEM when @env is full.
  */
@@ -941,6 +948,9 @@ int pm_replug_uevent(const struct device *dev, struct kobj_uevent_env *env)
 
 	scoped_guard(spinlock, &replug.lock) {
 		if (!replug.open_cycle || !replug_tagged(dev))
+			return 0;
+		/* Once the walk is over, a device that goes is really gone. */
+		if (!replug.going && dev->p && dev->p->dead)
 			return 0;
 		intent = replug.intent;
 	}

@@ -220,6 +220,7 @@ static void add(struct pm_events *evs, const char *action, const char *devpath,
 	pm_events_add(evs, &(struct pm_event){
 		.action = action, .devpath = devpath, .replug = replug,
 		.transition = "suspend", .cycle = cycle, .test = test,
+		.on_bus = true,
 	});
 }
 
@@ -283,6 +284,15 @@ static void test_events(struct t *t)
 
 	add(&evs, "remove", E1000E, NULL, NULL, NULL);
 	events_case(t, &norm, "events without PM_REPLUG are not checked", &evs, 0, 0, 0);
+	pm_events_free(&evs);
+
+	/* vda came back as vdb: a class device, renamed at will. */
+	pm_events_add(&evs, &(struct pm_event){
+		.action = "remove", .devpath = VDA_OLD, .replug = "1",
+		.transition = "suspend", .cycle = "4", .test = "devices",
+	});
+	events_case(t, &norm, "a class device gone for good is not a bus device lost",
+		    &evs, 0, 0, 0);
 	pm_events_free(&evs);
 	pm_norm_free(&norm);
 }

@@ -513,6 +513,9 @@ CHECK_BOOTS = [
 	# first, a middle and the last test device rolled back, hardware
 	# changed while asleep.
 	CheckBoot('replug-testbus', ['replug-testbus']),
+	# tools/pmtest as a driver author runs it: a test-bus tree cycled,
+	# a fault rolled back, the KUnit results collected.
+	CheckBoot('pmtest', ['udev', 'pmtest']),
 	# A real hibernation: the first QEMU powers off once the image is on
 	# the swap disk; the second boots from the same disks, hands over to
 	# the image with the restore-handoff intent, and the first kernel's
@@ -700,6 +703,25 @@ def run_unit_tests(kernel_src: Path, tally: Tally) -> None:
 	tally.failed += failed
 
 
+def run_pmtest_unit_tests(binary: Path, tally: Tally) -> None:
+	"""tools/pmtest's own unit tests: a KTAP document, one line a case."""
+	if not binary.exists():
+		tally.record('pmtest unit tests are built', f'{binary} is missing')
+		return
+	proc = subprocess.run([str(binary)], capture_output=True, text=True)
+	cases = 0
+	for line in proc.stdout.splitlines():
+		m = re.match(r'(not )?ok \d+ (.*)', line)
+		if m:
+			cases += 1
+			tally.record(f'pmtest: {m.group(2)}', 'failed' if m.group(1) else '')
+	if proc.returncode and not any(l.startswith('not ok') for l in proc.stdout.splitlines()):
+		tally.record('pmtest unit tests exit cleanly',
+			     f'exit status {proc.returncode}: {proc.stderr.strip()}')
+	if not cases:
+		tally.record('pmtest unit tests report their cases', 'no KTAP case line')
+
+
 def main() -> int:
 	ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 	ap.add_argument('command', choices=['boot', 'check'],
@@ -711,6 +733,8 @@ def main() -> int:
 	ap.add_argument('--kernel-obj', type=Path, default=None,
 			help='its build directory (default: four levels above --kernel)')
 	ap.add_argument('--out', type=Path, required=True, help='log directory')
+	ap.add_argument('--pmtest-tests', type=Path, default=None,
+			help="check: tools/pmtest's unit test program")
 	ap.add_argument('--tests', default='', help='guest tests, comma separated')
 	ap.add_argument('--append', default='', help='extra kernel arguments')
 	ap.add_argument('--timeout', type=int, default=600, help='seconds per boot')
@@ -728,6 +752,8 @@ def main() -> int:
 			 args.append, False, tally)
 	else:
 		run_unit_tests(args.kernel_src, tally)
+		if args.pmtest_tests:
+			run_pmtest_unit_tests(args.pmtest_tests, tally)
 		run_static_checks(args.kernel_src, tally)
 		run_compiler_checks(args.kernel_src, args.kernel_obj, tally)
 		only = set(filter(None, args.only.split(',')))
