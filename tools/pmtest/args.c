@@ -20,6 +20,7 @@ static const char *const modes[] = { "replug", "classic", NULL };
 static const char *const intents[] = { "poweroff", "halt", "reboot", "kexec", NULL };
 static const char *const phases[] = { "unplug", "probe", "remove", "replugged", NULL };
 static const char *const formats[] = { "ktap", "text", "json", NULL };
+static const char *const views[] = { "text", "json", "svg", NULL };
 static const char *const shapes[] = { "flat", "deep", "wide", NULL };
 static const char *const tree_keys[] = {
 	"count", "shape", "fanout", "links", "unplug_us", "probe_us", NULL
@@ -72,6 +73,17 @@ static const struct pm_help {
 	  "/sys/kernel/debug/kunit as one KTAP document, ending with\n"
 	  "'N passed, N failed'.  Exit 1 if anything failed.  Needs root.\n\n"
 	  "  --module NAME        load module NAME first; may be repeated\n" },
+	{ "report", "[--trace FILE] [--cycle N] [--format text|json|svg] [--output FILE]",
+	  "Read an ftrace text trace of the replug_device and device_pm_callback_*\n"
+	  "events and show, for one replug cycle, each device's part in it: its\n"
+	  "order in the walk, its result (removed, kept, replugged, refused,\n"
+	  "unplugged, none), when it was unplugged and came back, how long its\n"
+	  "'replug remove' took and any callback error; times in ms from the\n"
+	  "cycle's first event.  Needs no root when FILE is a regular file.\n\n"
+	  "  --trace FILE         the trace (default /sys/kernel/tracing/trace)\n"
+	  "  --cycle N            the cycle, 1 to 4294967295 (default: the last)\n"
+	  "  --format FORMAT      text (default), json or svg (a timeline)\n"
+	  "  -o, --output FILE    write to FILE instead of standard output\n" },
 };
 
 static const struct pm_help *help_of(const char *name)
@@ -444,4 +456,49 @@ int kunit_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct kuni
 		a->modules = NULL;
 	}
 	return ret;
+}
+
+int report_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct report_args *a)
+{
+	enum { O_TRACE = 256, O_CYCLE, O_VIEW };
+	static const struct option longs[] = {
+		{ "trace", required_argument, NULL, O_TRACE },
+		{ "cycle", required_argument, NULL, O_CYCLE },
+		{ "format", required_argument, NULL, O_VIEW },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	*a = (struct report_args){ .trace = "/sys/kernel/tracing/trace" };
+	reset_getopt();
+	while ((c = next_opt(ctx, argc, argv, ":o:h", longs)) != -1) {
+		switch (c) {
+		case PM_PARSE_USAGE:
+			return c;
+		case 'h':
+			return show_help(ctx);
+		case 'o':
+			a->output = optarg;
+			break;
+		case O_TRACE:
+			a->trace = optarg;
+			break;
+		case O_CYCLE:
+			if (!parse_uint(optarg, 1, UINT_MAX, &a->cycle))
+				return usage_error(ctx, "bad --cycle '%s': 1 to %u", optarg,
+						   UINT_MAX);
+			break;
+		case O_VIEW:
+			if (!one_of(optarg, views))
+				return usage_error(ctx, "bad --format '%s'", optarg);
+			a->view = optarg[0] == 't' ? PM_VIEW_TEXT :
+				  optarg[0] == 'j' ? PM_VIEW_JSON : PM_VIEW_SVG;
+			break;
+		}
+	}
+	if (optind != argc)
+		return usage_error(ctx, "unexpected argument '%s'", argv[optind]);
+	return PM_PARSE_RUN;
 }

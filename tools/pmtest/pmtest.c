@@ -14,6 +14,7 @@ static const struct {
 	{ "fault", cmd_fault },
 	{ "tree", cmd_tree },
 	{ "kunit", cmd_kunit },
+	{ "report", cmd_report },
 };
 
 int main(int argc, char **argv)

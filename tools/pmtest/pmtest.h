@@ -2,8 +2,9 @@
 /*
  * pmtest: what the files of the replug test tool share.
  *
- * The pure parts (strv, norm, invdiff, events, report, args, suite) do no I/O
- * but on the streams they are handed, so the unit tests link them alone.
+ * The pure parts (strv, norm, invdiff, events, report, args, suite, trace,
+ * render) do no I/O but on the streams they are handed, so the unit tests
+ * link them alone.
  */
 #ifndef PMTEST_H
 #define PMTEST_H
@@ -157,6 +158,20 @@ struct kunit_args {
 	size_t nmodules;
 };
 
+/* What the report command draws: render.c's three views of a cycle. */
+enum pm_view {
+	PM_VIEW_TEXT,
+	PM_VIEW_JSON,
+	PM_VIEW_SVG,
+};
+
+struct report_args {
+	const char *trace;
+	const char *output;
+	unsigned int cycle;	/* 0: the last cycle of the trace */
+	enum pm_view view;
+};
+
 int inventory_parse(const struct pmtest_ctx *ctx, int argc, char **argv,
 		    struct inventory_args *a);
 int diff_parse(const struct pmtest_ctx *ctx, int argc, char **argv,
@@ -169,6 +184,8 @@ int tree_parse(const struct pmtest_ctx *ctx, int argc, char **argv,
 	       struct tree_args *a);
 int kunit_parse(const struct pmtest_ctx *ctx, int argc, char **argv,
 		struct kunit_args *a);
+int report_parse(const struct pmtest_ctx *ctx, int argc, char **argv,
+		 struct report_args *a);
 void pm_usage_all(FILE *f);
 
 /* suite.c: a KUnit debugfs results file as subtest @number of ours. */
@@ -180,6 +197,101 @@ struct pm_kunit_count {
 
 void pm_kunit_suite(FILE *out, const char *name, const struct strv *lines,
 		    unsigned int number, struct pm_kunit_count *count);
+
+/* trace.c: an ftrace text trace of replug's and the PM core's events. */
+enum pm_trace_kind {
+	PM_TRACE_REPLUG,	/* replug_device */
+	PM_TRACE_CB_START,	/* device_pm_callback_start */
+	PM_TRACE_CB_END,	/* device_pm_callback_end */
+};
+
+/* The strings point into buf, which the event owns. */
+struct pm_trace_event {
+	enum pm_trace_kind kind;
+	double ts;			/* seconds, as the trace gives them */
+	const char *driver;
+	const char *device;
+	const char *action;		/* replug: unplug, remove, replug or keep */
+	const char *transition;		/* replug */
+	unsigned long long cycle;	/* replug */
+	const char *parent;		/* start */
+	const char *info;		/* start: "replug remove", "suspend", ... */
+	const char *event;		/* start: the PM event, "suspend" */
+	int err;			/* end */
+	char *buf;
+};
+
+struct pm_trace {
+	struct pm_trace_event *v;
+	size_t n;
+	size_t cap;
+	size_t skipped;		/* lines of these three events that did not parse */
+};
+
+int pm_trace_parse_line(const char *line, struct pm_trace_event *ev);
+int pm_trace_add_line(struct pm_trace *tr, const char *line);
+int pm_trace_read(struct pm_trace *tr, FILE *f);
+void pm_trace_free(struct pm_trace *tr);
+
+/* What became of a device in a cycle, from the least to the most telling. */
+enum pm_result {
+	PM_RESULT_NONE,		/* only its callbacks were seen */
+	PM_RESULT_UNPLUGGED,
+	PM_RESULT_REFUSED,
+	PM_RESULT_REPLUGGED,
+	PM_RESULT_KEPT,
+	PM_RESULT_REMOVED,
+};
+
+const char *pm_result_name(enum pm_result result);
+
+/* One callback, start to end; times in ms from the cycle's first event. */
+struct pm_phase {
+	const char *name;	/* its INFO: "replug remove", or a classic one */
+	double start_ms;
+	double end_ms;
+	int err;
+	bool classic;
+};
+
+/* Times are NAN when not seen; the strings are the trace's. */
+struct pm_dev_report {
+	const char *device;
+	const char *driver;
+	const char *transition;
+	unsigned int order;	/* in the walk, from 1; 0 when never unplugged */
+	enum pm_result result;
+	double unplug_ms;
+	double remove_ms;	/* how long its "replug remove" callback took */
+	double back_ms;
+	int error;		/* of the first callback that failed, or 0 */
+	struct pm_phase *phases;
+	size_t nphases;
+};
+
+/* Valid as long as the trace it was built from. */
+struct pm_cycle {
+	unsigned long long cycle;
+	const char *transition;
+	double span_ms;
+	struct pm_dev_report *devs;	/* in walk order, the rest by name */
+	size_t ndevs;
+	size_t removed;
+	size_t kept;
+	size_t unmatched;	/* callback starts in the span without an end */
+};
+
+int pm_cycle_build(const struct pm_trace *tr, unsigned long long cycle,
+		   struct pm_cycle *c);
+void pm_cycle_free(struct pm_cycle *c);
+
+/* render.c: a cycle as a table, JSON or an SVG timeline. */
+#define PM_SVG_MAX_ROWS 500
+
+int pm_render_text(FILE *out, const struct pm_cycle *c);
+int pm_render_json(FILE *out, const struct pm_cycle *c);
+int pm_render_svg(FILE *out, const struct pm_cycle *c);
+int pm_render(FILE *out, const struct pm_cycle *c, enum pm_view view);
 
 /* sysfs.c: small files under /sys and debugfs. */
 int sysfs_read(const char *path, char *buf, size_t size);
@@ -200,5 +312,6 @@ int cmd_cycle(struct pmtest_ctx *ctx, int argc, char **argv);
 int cmd_fault(struct pmtest_ctx *ctx, int argc, char **argv);
 int cmd_tree(struct pmtest_ctx *ctx, int argc, char **argv);
 int cmd_kunit(struct pmtest_ctx *ctx, int argc, char **argv);
+int cmd_report(struct pmtest_ctx *ctx, int argc, char **argv);
 
 #endif

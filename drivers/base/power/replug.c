@@ -332,6 +332,9 @@ struct replug_node {
 	struct device *dev;
 	struct replug_walk *walk;
 	struct completion done;
+	/* The nodes of @dev's children, as they were when the walk began. */
+	struct replug_node *first_child;
+	struct replug_node *next_sibling;
 };
 
 static ASYNC_DOMAIN_EXCLUSIVE(replug_async_domain);
@@ -352,35 +355,43 @@ static int replug_node_key_cmp(const void *key, const void *elt)
 	return dev < y ? -1 : dev > y;
 }
 
+static struct replug_node *replug_node_of(struct replug_walk *walk,
+					  struct device *dev)
+{
+	struct replug_node **found;
+
+	found = bsearch(dev, walk->by_dev, walk->count, sizeof(*found),
+			replug_node_key_cmp);
+	return found ? *found : NULL;
+}
+
 /*
- * Wait until @dev, a child or consumer of @node's device, is done with.
+ * Wait until @dev, a consumer of @node's device, is done with.
  * Only devices later in the walk's list are waited for: they were started
  * first, and a list out of order must not deadlock the walk.
  */
 static void replug_wait_for(struct replug_node *node, struct device *dev)
 {
-	struct replug_walk *walk = node->walk;
-	struct replug_node **found;
+	struct replug_node *found = replug_node_of(node->walk, dev);
 
-	found = bsearch(dev, walk->by_dev, walk->count, sizeof(*found),
-			replug_node_key_cmp);
-	if (found && *found > node)
-		wait_for_completion(&(*found)->done);
+	if (found && found > node)
+		wait_for_completion(&found->done);
 }
 
-static int replug_wait_for_child(struct device *child, void *node)
-{
-	replug_wait_for(node, child);
-	return 0;
-}
-
-/* Children and consumers go first, as in dpm_suspend(). */
+/*
+ * Children and consumers go first, as in dpm_suspend().  The children are
+ * those of the walk's start: a child on its way out has left its parent's
+ * list of children before its REMOVE event, and its parent must not go
+ * before that event is out.
+ */
 static void replug_wait_for_subordinates(struct replug_node *node)
 {
 	struct device_link *link;
+	struct replug_node *child;
 	int idx;
 
-	device_for_each_child(node->dev, node, replug_wait_for_child);
+	for (child = node->first_child; child; child = child->next_sibling)
+		wait_for_completion(&child->done);
 
 	idx = device_links_read_lock();
 	list_for_each_entry_rcu(link, &node->dev->links.consumers, s_node,
@@ -494,6 +505,26 @@ static bool replug_walk_is_async(struct replug_walk *walk, struct device *dev)
 	return walk->async && dev->power.async_suspend;
 }
 
+/*
+ * Give every node the nodes of its children.  Only children later in the
+ * walk's list count, as in replug_wait_for(): they start first.
+ */
+static void replug_link_children(struct replug_walk *walk)
+{
+	struct replug_node *node, *parent;
+	size_t i;
+
+	for (i = walk->count; i--; ) {
+		node = &walk->nodes[i];
+		parent = node->dev->parent ?
+			 replug_node_of(walk, node->dev->parent) : NULL;
+		if (parent && parent < node) {
+			node->next_sibling = parent->first_child;
+			parent->first_child = node;
+		}
+	}
+}
+
 static int replug_walk_prepare(struct replug_walk *walk, struct device **devs,
 			       size_t count)
 {
@@ -516,6 +547,7 @@ static int replug_walk_prepare(struct replug_walk *walk, struct device **devs,
 		walk->by_dev[i] = &walk->nodes[i];
 	}
 	sort(walk->by_dev, count, sizeof(*walk->by_dev), replug_node_cmp, NULL);
+	replug_link_children(walk);
 	return 0;
 }
 

@@ -4,6 +4,8 @@
  * Each case is a KTAP line; the plan is known once all have run, so the
  * cases print to a buffer and the document is put together at the end.
  */
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,6 +111,7 @@ static int parse(const char *cmd, const char *line, char *err, size_t size)
 		struct fault_args fault;
 		struct tree_args tree;
 		struct kunit_args kunit;
+		struct report_args report;
 	} a;
 	struct pmtest_ctx ctx = { .command = cmd, .out = fopen("/dev/null", "w"),
 				  .err = fmemopen(err, size, "w") };
@@ -128,6 +131,8 @@ static int parse(const char *cmd, const char *line, char *err, size_t size)
 		ret = tree_parse(&ctx, argc, argv, &a.tree);
 	else if (!strcmp(cmd, "kunit"))
 		ret = kunit_parse(&ctx, argc, argv, &a.kunit);
+	else if (!strcmp(cmd, "report"))
+		ret = report_parse(&ctx, argc, argv, &a.report);
 	if (ret == PM_PARSE_RUN && !strcmp(cmd, "kunit"))
 		free(a.kunit.modules);
 	fclose(ctx.out);
@@ -192,6 +197,22 @@ static void test_args(struct t *t)
 		{ "kunit", "--module replug_test --module intent_test", PM_PARSE_RUN },
 		{ "kunit", "replug_test", PM_PARSE_USAGE },
 		{ "kunit", "--module", PM_PARSE_USAGE },
+		{ "report", "", PM_PARSE_RUN },
+		{ "report", "--trace /tmp/trace --cycle 6 --format svg --output /tmp/c.svg",
+		  PM_PARSE_RUN },
+		{ "report", "--format json -o /tmp/c.json", PM_PARSE_RUN },
+		{ "report", "--format text --cycle 4294967295", PM_PARSE_RUN },
+		{ "report", "--help", PM_PARSE_HELP },
+		{ "report", "--format xml", PM_PARSE_USAGE },
+		{ "report", "--format", PM_PARSE_USAGE },
+		{ "report", "--cycle 0", PM_PARSE_USAGE },
+		{ "report", "--cycle x", PM_PARSE_USAGE },
+		{ "report", "--cycle -1", PM_PARSE_USAGE },
+		{ "report", "--cycle 4294967296", PM_PARSE_USAGE },
+		{ "report", "--cycle", PM_PARSE_USAGE },
+		{ "report", "--trace", PM_PARSE_USAGE },
+		{ "report", "--bogus", PM_PARSE_USAGE },
+		{ "report", "extra", PM_PARSE_USAGE },
 	};
 	char err[1024], want[64];
 	size_t i;
@@ -363,6 +384,381 @@ static void test_kunit(struct t *t)
 		   "    not ok 2 uevent\n# intent: no result line\nnot ok 3 intent\n", 1, 1);
 }
 
+static void test_usage(struct t *t)
+{
+	char *buf;
+	size_t size;
+	FILE *f = open_memstream(&buf, &size);
+
+	pm_usage_all(f);
+	fclose(f);
+	check(t, strstr(buf, "\n  report [--trace FILE] [--cycle N] "
+			     "[--format text|json|svg] [--output FILE]\n") != NULL,
+	      "args: the top-level help lists report");
+	free(buf);
+}
+
+#define CB_START "device_pm_callback_start: "
+#define CB_END "device_pm_callback_end: "
+
+static void parse_case(struct t *t, const char *name, const char *line, int want,
+		       const struct pm_trace_event *w)
+{
+	struct pm_trace_event ev;
+	int ret = pm_trace_parse_line(line, &ev);
+	bool ok = ret == want;
+
+#define SAME(f) (!w->f ? !ev.f : ev.f && !strcmp(w->f, ev.f))
+	if (ok && ret == 1)
+		ok = ev.kind == w->kind && ev.ts == w->ts && SAME(driver) &&
+		     SAME(device) && SAME(action) && SAME(transition) &&
+		     ev.cycle == w->cycle && SAME(parent) && SAME(info) &&
+		     SAME(event) && ev.err == w->err;
+#undef SAME
+	if (!ok)
+		fprintf(t->out, "# returned %d: %s|%s|%s|%s|%llu|%s|%s|%s|%d\n", ret,
+			ev.driver, ev.device, ev.action, ev.transition, ev.cycle,
+			ev.parent, ev.info, ev.event, ev.err);
+	check(t, ok, "trace: %s", name);
+	if (ret == 1)
+		free(ev.buf);
+}
+
+static void test_trace_parse(struct t *t)
+{
+	struct pm_trace tr = { 0 };
+
+	parse_case(t, "replug_device unplug",
+		   "  kworker/u8:219-3654    [000] .....   173.738301: replug_device: "
+		   "unplug replug_test rt7 cycle=6 transition=suspend\n", 1,
+		   &(struct pm_trace_event){ .kind = PM_TRACE_REPLUG, .ts = 173.738301,
+			.driver = "replug_test", .device = "rt7", .action = "unplug",
+			.transition = "suspend", .cycle = 6 });
+	parse_case(t, "replug_device keep, a PCI name",
+		   "  kworker/0:1-12 [001] d..1.  42.5: replug_device: "
+		   "keep ahci 0000:00:1f.2 cycle=6 transition=hibernate", 1,
+		   &(struct pm_trace_event){ .kind = PM_TRACE_REPLUG, .ts = 42.5,
+			.driver = "ahci", .device = "0000:00:1f.2", .action = "keep",
+			.transition = "hibernate", .cycle = 6 });
+	parse_case(t, "callback start, .N... flags, replug rescan",
+		   "           pmtest-181    [000] .N...    15.347802: " CB_START
+		   "replug_test rt7, parent: rt0, replug rescan[resume]\n", 1,
+		   &(struct pm_trace_event){ .kind = PM_TRACE_CB_START, .ts = 15.347802,
+			.driver = "replug_test", .device = "rt7", .parent = "rt0",
+			.info = "replug rescan", .event = "resume" });
+	parse_case(t, "callback start, classic, INFO's trailing space dropped",
+		   "  kworker/u8:3-77 [000] .....  9.000001: " CB_START
+		   "e1000e 0000:01:00.0, parent: 0000:00:1c.0, bus [suspend]", 1,
+		   &(struct pm_trace_event){ .kind = PM_TRACE_CB_START, .ts = 9.000001,
+			.driver = "e1000e", .device = "0000:01:00.0",
+			.parent = "0000:00:1c.0", .info = "bus", .event = "suspend" });
+	parse_case(t, "callback end with an error",
+		   "  kworker/u8:219-3654    [000] .....   173.739000: " CB_END
+		   "replug_test rt7, err=-16", 1,
+		   &(struct pm_trace_event){ .kind = PM_TRACE_CB_END, .ts = 173.739,
+			.driver = "replug_test", .device = "rt7", .err = -16 });
+	parse_case(t, "replug_device without its DRIVER is refused",
+		   "  kworker/u8:2-99 [000] .....  1.0: replug_device: "
+		   "unplug  rt9 cycle=6 transition=suspend", -EINVAL, NULL);
+	parse_case(t, "replug_device with a word short is refused",
+		   "  kworker/u8:2-99 [000] .....  1.0: replug_device: "
+		   "unplug rt9 cycle=6 transition=suspend", -EINVAL, NULL);
+	parse_case(t, "replug_device with an unknown action is refused",
+		   "  kworker/u8:2-99 [000] .....  1.0: replug_device: "
+		   "eject x rt9 cycle=6 transition=suspend", -EINVAL, NULL);
+	parse_case(t, "replug_device with a bad cycle is refused",
+		   "  kworker/u8:2-99 [000] .....  1.0: replug_device: "
+		   "unplug x rt9 cycle=-6 transition=suspend", -EINVAL, NULL);
+	parse_case(t, "callback start without a DRIVER is refused",
+		   "  kworker/u8:2-99 [000] .....  1.0: " CB_START
+		   " rt7, parent: rt0, replug remove[suspend]", -EINVAL, NULL);
+	parse_case(t, "callback end without err= is refused",
+		   "  kworker/u8:2-99 [000] .....  1.0: " CB_END "replug_test rt7", -EINVAL,
+		   NULL);
+	parse_case(t, "a comment is ignored", "# tracer: nop", 0, NULL);
+	parse_case(t, "another event is ignored",
+		   "  <idle>-0 [001] d..2.  5.0: sched_switch: prev_comm=swapper/1", 0, NULL);
+
+	pm_trace_add_line(&tr, "# tracer: nop");
+	pm_trace_add_line(&tr, "  k-1 [000] ..... 1.0: replug_device: unplug  rt9 cycle=6 "
+			  "transition=suspend");
+	pm_trace_add_line(&tr, "  k-1 [000] ..... 1.5: " CB_END "replug_test rt7");
+	pm_trace_add_line(&tr, "  k-1 [000] ..... 2.0: replug_device: unplug d rt9 cycle=6 "
+			  "transition=suspend");
+	check(t, tr.n == 1 && tr.skipped == 2, "trace: lines that do not parse are counted");
+	pm_trace_free(&tr);
+}
+
+#define K "  kworker/u8:219-3654    [000] .....   "
+#define N "           pmtest-181    [000] .N...   "
+
+/* Cycle 5, then cycle 6 as the brief's example, with a refusal and a quote. */
+static const char trace_text[] =
+	"# tracer: nop\n#\n"
+	K "170.000000: replug_device: unplug replug_test rt1 cycle=5 transition=hibernate\n"
+	K "170.000500: replug_device: keep replug_test rt1 cycle=5 transition=hibernate\n"
+	K "173.738290: " CB_START "replug_test rt7, parent: rt0, replug unplug[suspend]\n"
+	K "173.738295: " CB_END "replug_test rt7, err=0\n"
+	K "173.738301: replug_device: unplug replug_test rt7 cycle=6 transition=suspend\n"
+	K "173.738313: replug_device: remove replug_test rt7 cycle=6 transition=suspend\n"
+	K "173.738318: " CB_START "replug_test rt7, parent: rt0, replug remove[suspend]\n"
+	K "173.739000: " CB_END "replug_test rt7, err=0\n"
+	K "173.739100: " CB_START "replug_test rt8, parent: rt0, replug unplug[suspend]\n"
+	K "173.739200: " CB_END "replug_test rt8, err=-16\n"
+	K "173.739300: replug_device: unplug ahci 0000:00:1f.2 cycle=6 transition=suspend\n"
+	K "173.739400: replug_device: keep ahci 0000:00:1f.2 cycle=6 transition=suspend\n"
+	K "173.739450: replug_device: unplug replug_test we\"ird\\dev cycle=6 "
+	  "transition=suspend\n"
+	K "173.739500: replug_device: unplug  rt9 cycle=6 transition=suspend\n"
+	N "175.000000: " CB_START "ahci 0000:00:1f.2, parent: pci0000:00, bus [suspend]\n"
+	N "175.000100: " CB_END "ahci 0000:00:1f.2, err=0\n"
+	N "175.500000: " CB_START "e1000e 0000:01:00.0, parent: pci0000:00, bus [suspend]\n"
+	N "175.500100: " CB_END "e1000e 0000:01:00.0, err=0\n"
+	N "178.900000: " CB_START "replug_test rt0, parent: none, replug rescan[resume]\n"
+	"  kworker/u8:106-3541    [001] .....   178.910001: replug_device: "
+	"replug replug_test rt7 cycle=6 transition=suspend\n"
+	N "178.920000: " CB_END "replug_test rt0, err=0\n"
+	"  <idle>-0 [001] d..2.  179.000000: sched_switch: prev_comm=swapper/1\n";
+
+static const char want_text[] =
+	"cycle 6 (suspend): 5 devices, 1 removed, 1 kept, span 5181.710 ms\n"
+	"1 rt7          replug_test removed   unplug@0.011 remove=0.682ms back@5171.711\n"
+	"2 0000:00:1f.2 ahci        kept      unplug@1.010 remove=-       back@-\n"
+	"3 we\"ird\\dev   replug_test unplugged unplug@1.160 remove=-       back@-\n"
+	"- rt0          replug_test none      unplug@-     remove=-       back@-\n"
+	"- rt8          replug_test refused   unplug@-     remove=-       back@-        err=-16\n";
+
+static bool load_trace(struct pm_trace *tr)
+{
+	FILE *f = fmemopen((void *)trace_text, strlen(trace_text), "r");
+	int ret;
+
+	*tr = (struct pm_trace){ 0 };
+	if (!f)
+		return false;
+	ret = pm_trace_read(tr, f);
+	fclose(f);
+	return ret == 0;
+}
+
+static const struct pm_dev_report *find_dev(const struct pm_cycle *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->ndevs; i++)
+		if (!strcmp(c->devs[i].device, name))
+			return &c->devs[i];
+	return NULL;
+}
+
+static bool near(double a, double b)
+{
+	return a - b < 0.0005 && b - a < 0.0005;
+}
+
+static void test_cycle(struct t *t)
+{
+	const struct pm_dev_report *rt7, *ahci, *rt8, *rt0;
+	struct pm_trace tr;
+	struct pm_cycle c;
+	int ret;
+
+	if (!check(t, load_trace(&tr) && tr.skipped == 1, "cycle: the trace reads, one line "
+		   "skipped"))
+		return;
+	ret = pm_cycle_build(&tr, 0, &c);
+	if (!check(t, !ret && c.cycle == 6 && !strcmp(c.transition, "suspend") &&
+		   c.ndevs == 5 && c.removed == 1 && c.kept == 1 && near(c.span_ms, 5181.710),
+		   "cycle: the last cycle by default, its span and counts"))
+		goto out;
+	rt7 = find_dev(&c, "rt7");
+	ahci = find_dev(&c, "0000:00:1f.2");
+	rt8 = find_dev(&c, "rt8");
+	rt0 = find_dev(&c, "rt0");
+	check(t, rt7 && ahci && rt8 && rt0 && find_dev(&c, "we\"ird\\dev") &&
+	      !find_dev(&c, "0000:01:00.0") && !find_dev(&c, "rt9"),
+	      "cycle: the devices of the cycle, not those with classic callbacks only");
+	if (!rt7 || !ahci || !rt8 || !rt0)
+		goto out;
+	check(t, c.devs[0].order == 1 && c.devs[0].device == rt7->device &&
+	      c.devs[1].order == 2 && c.devs[1].device == ahci->device &&
+	      c.devs[2].order == 3 && c.devs[3].order == 0 && c.devs[3].device == rt0->device &&
+	      c.devs[4].order == 0 && c.devs[4].device == rt8->device,
+	      "cycle: walk order, the unordered last by name");
+	check(t, rt7->result == PM_RESULT_REMOVED && ahci->result == PM_RESULT_KEPT &&
+	      c.devs[2].result == PM_RESULT_UNPLUGGED && rt0->result == PM_RESULT_NONE,
+	      "cycle: removed, kept, unplugged, none");
+	check(t, near(rt7->unplug_ms, 0.011) && near(rt7->remove_ms, 0.682) &&
+	      near(rt7->back_ms, 5171.711) && rt7->error == 0,
+	      "cycle: unplug time, remove duration from start/end, back time");
+	check(t, rt7->nphases == 2 && !strcmp(rt7->phases[0].name, "replug unplug") &&
+	      near(rt7->phases[0].start_ms, 0) && near(rt7->phases[0].end_ms, 0.005) &&
+	      !strcmp(rt7->phases[1].name, "replug remove") && !rt7->phases[1].classic,
+	      "cycle: replug's callbacks as phases, the unplug one before the unplug event");
+	check(t, ahci->nphases == 1 && ahci->phases[0].classic &&
+	      !strcmp(ahci->phases[0].name, "bus") && near(ahci->phases[0].start_ms, 1261.710),
+	      "cycle: a classic callback of a kept device as a phase");
+	check(t, rt8->error == -16 && rt8->result == PM_RESULT_REFUSED &&
+	      rt8->nphases == 1 && rt8->phases[0].err == -16,
+	      "cycle: err=-16 is the device's error; it refused");
+	pm_cycle_free(&c);
+
+	ret = pm_cycle_build(&tr, 5, &c);
+	check(t, !ret && c.cycle == 5 && !strcmp(c.transition, "hibernate") && c.ndevs == 1 &&
+	      c.kept == 1 && c.devs[0].order == 1 && !strcmp(c.devs[0].device, "rt1") &&
+	      c.devs[0].nphases == 0 && near(c.span_ms, 0.5),
+	      "cycle: --cycle 5 picks cycle 5 alone");
+	pm_cycle_free(&c);
+	check(t, pm_cycle_build(&tr, 7, &c) == -ENOENT, "cycle: a cycle not in the trace");
+	pm_trace_free(&tr);
+
+	/* Nested callbacks of one device; a child unplugged and back, not removed. */
+	pm_trace_add_line(&tr, "k-1 [0] . 1.000: " CB_START "d p, parent: q, replug unplug[suspend]");
+	pm_trace_add_line(&tr, "k-1 [0] . 1.001: " CB_START "d p, parent: q, replug remove[suspend]");
+	pm_trace_add_line(&tr, "k-1 [0] . 1.002: " CB_END "d p, err=-5");
+	pm_trace_add_line(&tr, "k-1 [0] . 1.004: " CB_END "d p, err=0");
+	pm_trace_add_line(&tr, "k-1 [0] . 1.005: replug_device: unplug d p cycle=2 transition=kexec");
+	pm_trace_add_line(&tr, "k-1 [0] . 1.010: replug_device: replug d p cycle=2 transition=kexec");
+	ret = pm_cycle_build(&tr, 0, &c);
+	check(t, !ret && c.ndevs == 1 && c.devs[0].result == PM_RESULT_REPLUGGED &&
+	      c.devs[0].nphases == 2 && near(c.devs[0].phases[0].end_ms, 4) &&
+	      near(c.devs[0].phases[1].end_ms, 2) && c.devs[0].phases[1].err == -5 &&
+	      near(c.devs[0].remove_ms, 1) &&
+	      c.devs[0].error == -5 && near(c.devs[0].back_ms, 10) && near(c.span_ms, 10),
+	      "cycle: an end closes the latest open start; replugged");
+out:
+	pm_cycle_free(&c);
+	pm_trace_free(&tr);
+}
+
+/* Brackets balance outside strings, and strings close. */
+static bool json_balanced(const char *s)
+{
+	int depth = 0;
+	bool in_string = false;
+
+	for (; *s; s++) {
+		if (in_string) {
+			if (*s == '\\' && s[1])
+				s++;
+			else if (*s == '"')
+				in_string = false;
+			else if ((unsigned char)*s < 0x20)
+				return false;
+		} else if (*s == '"') {
+			in_string = true;
+		} else if (*s == '{' || *s == '[') {
+			depth++;
+		} else if (*s == '}' || *s == ']') {
+			if (--depth < 0)
+				return false;
+		}
+	}
+	return !depth && !in_string;
+}
+
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+
+	for (; (s = strstr(s, what)); s += strlen(what))
+		n++;
+	return n;
+}
+
+static char *render(const struct pm_cycle *c, enum pm_view view)
+{
+	char *buf = NULL;
+	size_t size;
+	FILE *f = open_memstream(&buf, &size);
+
+	if (!f)
+		return NULL;
+	if (pm_render(f, c, view)) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static void test_render(struct t *t)
+{
+	static const char *const legend[] = {
+		">replug unplug<", ">replug remove<", ">replug rescan<",
+		">classic callback<", ">callback failed<",
+	};
+	static const char json_head[] = "{\"cycle\": 6, \"transition\": \"suspend\", "
+					"\"span_ms\": 5181.710, \"devices\": [\n  {";
+	struct pm_dev_report many[PM_SVG_MAX_ROWS + 1];
+	struct pm_trace tr;
+	struct pm_cycle c;
+	size_t i, phases = 0;
+	bool ok;
+	char *s;
+
+	if (!load_trace(&tr) || pm_cycle_build(&tr, 0, &c)) {
+		check(t, false, "render: the cycle builds");
+		pm_trace_free(&tr);
+		return;
+	}
+	s = render(&c, PM_VIEW_TEXT);
+	if (s && strcmp(s, want_text))
+		fprintf(t->out, "# got:\n%s", s);
+	check(t, s && !strcmp(s, want_text), "render: text");
+	free(s);
+
+	s = render(&c, PM_VIEW_JSON);
+	check(t, s && json_balanced(s) && !strncmp(s, json_head, strlen(json_head)),
+	      "render: JSON balances, cycle first");
+	check(t, s && strstr(s, "{\"order\": 1, \"device\": \"rt7\", \"driver\": "
+			     "\"replug_test\", \"transition\": \"suspend\", \"result\": "
+			     "\"removed\", \"unplug_ms\": 0.011, \"remove_ms\": 0.682, "
+			     "\"back_ms\": 5171.711, \"error\": 0, \"phases\": [{\"name\": "
+			     "\"replug unplug\", \"start_ms\": 0.000, \"end_ms\": 0.005, "
+			     "\"err\": 0}, {\"name\": \"replug remove\"") &&
+	      strstr(s, "\"order\": null, \"device\": \"rt8\"") &&
+	      strstr(s, "\"result\": \"refused\", \"unplug_ms\": null, \"remove_ms\": null, "
+			"\"back_ms\": null, \"error\": -16"),
+	      "render: JSON fields, null when not seen");
+	check(t, s && strstr(s, "\"device\": \"we\\\"ird\\\\dev\""),
+	      "render: JSON escapes a quote and a backslash");
+	free(s);
+
+	s = render(&c, PM_VIEW_SVG);
+	for (i = 0; i < c.ndevs; i++)
+		phases += c.devs[i].nphases;
+	check(t, s && phases == 5 && count(s, "<rect class=\"phase\"") == phases,
+	      "render: SVG, one rect per phase");
+	for (ok = s != NULL, i = 0; ok && i < sizeof(legend) / sizeof(legend[0]); i++)
+		ok = strstr(s, legend[i]) != NULL;
+	check(t, ok && s && count(s, "<rect class=\"legend\"") == 5 &&
+	      !strncmp(s, "<?xml", 5) && strstr(s, "version=\"1.1\"") &&
+	      !strcmp(s + strlen(s) - 7, "</svg>\n") && !strstr(s, "<script"),
+	      "render: SVG, a legend, plain SVG 1.1");
+	check(t, s && strstr(s, "<title>rt8: replug unplug 0.100 ms (0.810 to 0.910), "
+			     "err=-16</title>") && strstr(s, "fill=\"#e15759\"") &&
+	      strstr(s, ">we&quot;ird\\dev<"),
+	      "render: SVG, hover titles, a failure in red, names escaped");
+	free(s);
+	pm_cycle_free(&c);
+	pm_trace_free(&tr);
+
+	for (i = 0; i < PM_SVG_MAX_ROWS + 1; i++)
+		many[i] = (struct pm_dev_report){ .device = "d", .order = i + 1,
+			.result = PM_RESULT_KEPT, .unplug_ms = i, .remove_ms = NAN,
+			.back_ms = NAN };
+	c = (struct pm_cycle){ .cycle = 1, .transition = "suspend", .span_ms = 600,
+			       .devs = many, .ndevs = PM_SVG_MAX_ROWS + 1 };
+	s = render(&c, PM_VIEW_SVG);
+	check(t, s && count(s, "<text x=\"6\"") == PM_SVG_MAX_ROWS &&
+	      strstr(s, "the first 500 shown</title>") &&
+	      strstr(s, "only the first 500 devices of the walk are shown"),
+	      "render: SVG, 500 rows at most, and says so");
+	free(s);
+}
+
 int main(void)
 {
 	struct t t = { 0 };
@@ -378,6 +774,10 @@ int main(void)
 	test_events(&t);
 	test_report(&t);
 	test_kunit(&t);
+	test_usage(&t);
+	test_trace_parse(&t);
+	test_cycle(&t);
+	test_render(&t);
 	fclose(t.out);
 	printf("KTAP version 1\n1..%u\n%s%u passed, %u failed\n", t.n, buf,
 	       t.n - t.failed, t.failed);

@@ -42,10 +42,38 @@ expect "and shows the line" grep -qx -- '- pci made/up' /tmp/pmtest.diff
 
 pmtest_ok "pmtest tree loads the test bus and builds 200 devices" \
 	tree count=200 shape=wide fanout=4 links=2 --module $ko
-pmtest_ok "pmtest cycle: two replug cycles at pm_test=devices" \
-	cycle --test devices --count 2
-expect_eq "each cycle checked the events and the inventory (12 cases)" 12 \
+pmtest_ok "pmtest cycle: four replug cycles at pm_test=devices" \
+	cycle --test devices --count 4
+expect_eq "each cycle checked the events and the inventory (24 cases)" 24 \
 	"$(grep -c '^ok ' /tmp/pmtest.out)"
+
+# pmtest report reads the cycle back from the trace.
+echo > /sys/kernel/tracing/trace
+for event in replug/replug_device power/device_pm_callback_start \
+	     power/device_pm_callback_end; do
+	echo 1 > /sys/kernel/tracing/events/$event/enable
+done
+pmtest_ok "a traced cycle" cycle --test devices
+echo 0 > /sys/kernel/tracing/events/enable
+cycle=$(cat /sys/power/replug/cycle)
+pmtest report > /tmp/report.txt
+expect "pmtest report names the cycle and its transition" \
+	grep -q "^cycle $cycle (suspend): " /tmp/report.txt
+expect_eq "every test device is in it, removed" 200 \
+	"$(grep -cE ' rt[0-9]+ +replug_test +removed ' /tmp/report.txt)"
+expect "in walk order: the last registered first" \
+	sh -c "sed -n 2p /tmp/report.txt | grep -qE '^ *1 +[^ ]+ '"
+pmtest report --format json > /tmp/report.json
+expect "as JSON" sh -c "grep -q '\"cycle\": $cycle' /tmp/report.json &&
+			grep -q '\"device\": \"rt0\"' /tmp/report.json"
+pmtest report --format svg > /tmp/report.svg
+expect "as an SVG timeline with a bar per removal" \
+	sh -c "grep -q '<svg' /tmp/report.svg &&
+	       test \$(grep -o 'class=\"phase\"' /tmp/report.svg | wc -l) -ge 200"
+pmtest report --cycle 999999 > /dev/null 2>&1
+expect_eq "a cycle not in the trace is an error" 1 $?
+pmtest report --format png > /dev/null 2> /tmp/pmtest.err
+expect_eq "a bad format exits 2" 2 $?
 
 pmtest_ok "pmtest fault arms an unplug error on rt150" fault rt150 unplug error=5
 pmtest cycle --test devices > /tmp/pmtest.out 2>&1

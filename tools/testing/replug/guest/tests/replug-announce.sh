@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # User space announces the transition itself, waits for udev, then starts
-# it: the rules in udev-rules/ save the NIC's MTU while the old device is
-# still there and give it back to the new one.  The transition takes the
+# it: the rules in udev-rules/ save the NIC's MTU, addresses and link
+# state while the old device is still there, keyed by its bus identity,
+# and give them back to the new one.  The transition takes the
 # announced cycle and sends no second announcement.
 
 . /replug/tests/replug-lib.sh
@@ -23,7 +24,10 @@ expect "announce refused when pm_test stops at the freezer" \
 	knob_rejects $announce s2idle
 echo none > /sys/power/pm_test
 
+key=$(udevadm info --query=property --property=ID_PATH --value /sys/class/net/$nic)
 ip link set dev $nic mtu 1400
+ip addr add 10.99.0.1/24 dev $nic
+ip link set dev $nic up
 expect_eq "administrator set the MTU" 1400 "$(cat /sys/class/net/$nic/mtu)"
 cycle=$(($(cat /sys/power/replug/cycle) + 1))
 uevent_watch /tmp/announce.raw
@@ -31,8 +35,10 @@ echo deep > /sys/power/mem_sleep
 echo deep > $announce
 expect_eq "announced for the next suspend to RAM" "deep $cycle" "$(cat $announce)"
 udevadm settle --timeout=30
-expect_eq "the rule saved the MTU while the NIC was there" 1400 \
-	"$(cat /run/replug/net/$nic.mtu 2>/dev/null)"
+expect_eq "the NIC's bus identity" pci-0000:01:00.0 "$key"
+expect_eq "the rule saved MTU, addresses and link state, by bus identity" \
+	"mtu 1400 addr 10.99.0.1/24 up" \
+	"$(cat /run/replug/net/$key 2>/dev/null | tr '\n' ' ' | sed 's/ $//')"
 
 inventory > /tmp/inventory.before
 enter_sleep mem
@@ -47,6 +53,15 @@ expect "the NIC came back as a new device, added with the cycle" \
 	grep -q "^ACTION=add DEVPATH=$nic_path PM_REPLUG=1 .* PM_CYCLE=$cycle\$" /tmp/announce.events
 expect_eq "the rule gave the new NIC its MTU back" 1400 \
 	"$(cat /sys/class/net/$nic/mtu)"
+expect "and its IPv4 address" \
+	sh -c "ip -o addr show dev $nic | grep -q ' inet 10.99.0.1/24 '"
+expect "and its link is up again" \
+	sh -c "ip -o link show dev $nic | grep -q '[<,]UP[,>]'"
+expect "the saved state is used up" test ! -e /run/replug/net/$key
+for bad in "save ../etc/passwd" "save $nic ../../etc" "save" "stash $nic" "save $nic a/b"; do
+	/usr/lib/udev/replug-net $bad > /dev/null 2>&1
+	expect_eq "replug-net refuses '$bad' with a usage error" 2 $?
+done
 
 # An announcement for another state does not hold: the kernel announces
 # the transition that really happens, as a cycle of its own.
@@ -60,5 +75,6 @@ expect_eq "a new cycle, announced by the kernel" $((stale + 1)) \
 	"$(cat /sys/power/replug/cycle)"
 expect_eq "the stale announcement is gone" none "$(cat $announce)"
 expect "every device came back" wait_for_inventory /tmp/inventory.before
-ip link set dev $nic mtu 1500
+ip addr flush dev $nic
+ip link set dev $nic down mtu 1500
 echo classic > /sys/power/replug/mode
