@@ -234,10 +234,13 @@ static void pm_intent_restarts_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, pm_intent_restarts(&intent));
 }
 
-/* The classic callbacks of a registered device find the phase's intent. */
+/*
+ * The classic callbacks of a registered device find the phase's intent.
+ * Every device sees the intents for a moment, so they are not on the stack.
+ */
 static void pm_intent_set_devices_test(struct kunit *test)
 {
-	struct pm_intent freeze, thaw;
+	static struct pm_intent freeze, thaw;
 	struct device *dev;
 
 	dev = kunit_device_register(test, "pm_intent_dpm_set");
