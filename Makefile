@@ -4,6 +4,7 @@
 #
 #   make run     build everything, boot the guest, show a transition
 #   make check   run every test; ends with "N passed, N failed"
+#   make bench   replug against classic, side by side; build/test/bench/
 #   make deps    install the Debian packages the build and tests need
 
 BUILD      := $(CURDIR)/build
@@ -30,7 +31,7 @@ SAMPLE_KO  := $(SAMPLES)/replug-sample.ko
 TESTBUS_KO := $(KOBJ)/drivers/base/power/replug-testbus.ko
 PMTEST     := $(BUILD)/pmtest/pmtest
 
-.PHONY: all deps tree export-patches kernel modules pmtest initramfs run check clean
+.PHONY: all deps tree export-patches kernel modules pmtest initramfs run check bench clean
 
 all: kernel initramfs
 
@@ -84,6 +85,13 @@ run: deps kernel initramfs
 # The harness's own unit tests, then every guest boot (tools/testing/replug).
 check: deps kernel initramfs
 	$(RUNNER) check
+
+# replug against the classic dpm path, side by side in one boot; results
+# in build/test/bench/ (results.txt, results.json, plot.svg).
+# BENCH='SIZES:SHAPES:LATENCIES_US:ROUNDS[;...]' picks the runs, for
+# example BENCH=100,1000:wide:1000:3.
+bench: deps kernel initramfs
+	$(RUNNER) bench $(if $(BENCH),--bench '$(BENCH)')
 
 clean:
 	rm -rf $(BUILD)

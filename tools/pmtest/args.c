@@ -21,9 +21,10 @@ static const char *const intents[] = { "poweroff", "halt", "reboot", "kexec", NU
 static const char *const phases[] = { "unplug", "probe", "remove", "replugged", NULL };
 static const char *const formats[] = { "ktap", "text", "json", NULL };
 static const char *const views[] = { "text", "json", "svg", NULL };
+static const char *const changes[] = { "vanish", "appear", "swap", NULL };
 static const char *const shapes[] = { "flat", "deep", "wide", NULL };
 static const char *const tree_keys[] = {
-	"count", "shape", "fanout", "links", "unplug_us", "probe_us", NULL
+	"count", "shape", "fanout", "depth", "links", "unplug_us", "probe_us", NULL
 };
 
 static const struct pm_help {
@@ -32,18 +33,21 @@ static const struct pm_help {
 	const char *text;
 } helps[] = {
 	{ "inventory", "[--output FILE]",
-	  "Print every device on a bus, one line each, sorted: BUS PATH MODALIAS,\n"
-	  "PATH under /sys/devices with re-enumerated instance numbers as N.\n\n"
+	  "Print every device on a bus, one line each, sorted: BUS PATH DRIVER\n"
+	  "MODALIAS, PATH under /sys/devices with re-enumerated instance numbers\n"
+	  "as N, DRIVER '-' when none is bound.\n\n"
 	  "  -o, --output FILE   write to FILE instead of standard output\n" },
 	{ "diff", "OLD NEW",
 	  "Compare two inventories: '- line' only in OLD, '+ line' only in NEW.\n"
 	  "Exit 0 when equal, 1 when they differ, 2 on trouble.\n" },
 	{ "cycle", "[--state freeze|mem|disk] [--test LEVEL] [--count N] "
 		   "[--mode replug|classic] [--intent poweroff|halt|reboot|kexec] "
-		   "[--settle-timeout SEC] [--format ktap|text|json]",
+		   "[--wake-after SEC] [--expect FILE] [--settle-timeout SEC] "
+		   "[--format ktap|text|json]",
 	  "Run N suspend cycles (or replug dry runs with --intent) and check that\n"
 	  "every device came back, with the uevents a replug cycle must send.\n"
-	  "Needs root.\n\n"
+	  "Needs root.  Something must wake the machine: --wake-after, a key, or\n"
+	  "the host of a virtual machine.\n\n"
 	  "  --state STATE         written to /sys/power/state (default mem)\n"
 	  "  --test LEVEL          /sys/power/pm_test: none, core, processors,\n"
 	  "                        platform, devices or freezer (default none)\n"
@@ -51,7 +55,16 @@ static const struct pm_help {
 	  "  --mode MODE           /sys/power/replug/mode (default replug)\n"
 	  "  --intent TRANSITION   rehearse it through /sys/power/replug/dry_run\n"
 	  "                        instead; always at pm_test devices\n"
-	  "  --settle-timeout SEC  wait for udev and the devices (default 60)\n"
+	  "  --wake-after SEC      arm the RTC alarm (/sys/class/rtc/rtc0/wakealarm)\n"
+	  "                        to wake the machine SEC seconds after each write,\n"
+	  "                        1 to 86400\n"
+	  "  --expect FILE         the inventory each cycle must end with, when the\n"
+	  "                        hardware changes while the machine sleeps (see\n"
+	  "                        change); a device missing from FILE need not come\n"
+	  "                        back (default: the inventory before the cycle)\n"
+	  "  --settle-timeout SEC  wait for udev and the devices (default 60); a\n"
+	  "                        device still missing when udev has been idle\n"
+	  "                        and nothing changed for 5 s is not waited for\n"
 	  "  --format FORMAT       ktap (default), text or json\n" },
 	{ "fault", "DEVICE unplug|probe|remove|replugged error=ERRNO|hang=MS|off "
 		   "[--module PATH] [--format ktap|text|json] | --list",
@@ -61,7 +74,16 @@ static const struct pm_help {
 	  "  --module PATH        load the test bus from PATH instead of by name\n"
 	  "  --format FORMAT      ktap (default), text or json\n"
 	  "  --list               print /sys/kernel/debug/replug_test/fault\n" },
-	{ "tree", "count=N shape=flat|deep|wide [fanout=F] [links=L] [unplug_us=U] "
+	{ "change", "vanish|swap DEVICE | appear PARENT [--module PATH] "
+		    "[--format ktap|text|json]",
+	  "Change the replug test bus's hardware as the next rescan finds it:\n"
+	  "device rtID (or ID) vanishes, or comes back with another identity\n"
+	  "(swap), or a new device appears under PARENT (rtID, ID or root).  The\n"
+	  "devices present do not change until a replug cycle rescans the bus.\n"
+	  "Loads replug-testbus as fault does.  Needs root.\n\n"
+	  "  --module PATH        load the test bus from PATH instead of by name\n"
+	  "  --format FORMAT      ktap (default), text or json\n" },
+	{ "tree", "count=N shape=flat|deep|wide [fanout=F] [depth=D] [links=L] [unplug_us=U] "
 		  "[probe_us=P] [--module PATH] [--timeout SEC] [--format ktap|text|json]",
 	  "Build a new tree of test bus devices and wait until all are bound.\n"
 	  "Loads replug-testbus as fault does.  Needs root.\n\n"
@@ -73,6 +95,23 @@ static const struct pm_help {
 	  "/sys/kernel/debug/kunit as one KTAP document, ending with\n"
 	  "'N passed, N failed'.  Exit 1 if anything failed.  Needs root.\n\n"
 	  "  --module NAME        load module NAME first; may be repeated\n" },
+	{ "bench", "[--modes replug,classic] [--rounds N] [--state freeze|mem] "
+		   "[--test LEVEL] [--label TEXT] [--settle-timeout SEC] [--format text|json]",
+	  "Time the same suspend in each mode by turns (A B A B ...) on the\n"
+	  "devices present, from the kernel's power:suspend_resume trace: suspend\n"
+	  "until the last device phase on the way down, resume from the first one\n"
+	  "on the way up until the write returns, then until udev settled with\n"
+	  "every device back.  Prints the medians and, for two modes, the ratios\n"
+	  "of the first to the second.  pm_test's wait is set to 0 for the run.\n"
+	  "Needs root and tracefs.\n\n"
+	  "  --modes A[,B]         replug and/or classic (default replug,classic)\n"
+	  "  --rounds N            cycles per mode, 1 to 1000 (default 3)\n"
+	  "  --state STATE         freeze or mem (default mem)\n"
+	  "  --test LEVEL          /sys/power/pm_test (default devices)\n"
+	  "  --label TEXT          names the run in the output: letters, digits,\n"
+	  "                        and ' ._=,:-', up to 64\n"
+	  "  --settle-timeout SEC  wait for udev and the devices (default 120)\n"
+	  "  --format FORMAT       text (default) or json\n" },
 	{ "report", "[--trace FILE] [--cycle N] [--format text|json|svg] [--output FILE]",
 	  "Read an ftrace text trace of the replug_device and device_pm_callback_*\n"
 	  "events and show, for one replug cycle, each device's part in it: its\n"
@@ -233,7 +272,8 @@ int diff_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct diff_
 
 int cycle_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct cycle_args *a)
 {
-	enum { O_STATE = 256, O_TEST, O_COUNT, O_MODE, O_INTENT, O_SETTLE, O_FORMAT };
+	enum { O_STATE = 256, O_TEST, O_COUNT, O_MODE, O_INTENT, O_SETTLE, O_FORMAT,
+	       O_WAKE, O_EXPECT };
 	static const struct option longs[] = {
 		{ "state", required_argument, NULL, O_STATE },
 		{ "test", required_argument, NULL, O_TEST },
@@ -242,6 +282,8 @@ int cycle_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct cycl
 		{ "intent", required_argument, NULL, O_INTENT },
 		{ "settle-timeout", required_argument, NULL, O_SETTLE },
 		{ "format", required_argument, NULL, O_FORMAT },
+		{ "wake-after", required_argument, NULL, O_WAKE },
+		{ "expect", required_argument, NULL, O_EXPECT },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -292,13 +334,23 @@ int cycle_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct cycl
 			if (!parse_format(optarg, &a->format))
 				return usage_error(ctx, "bad --format '%s'", optarg);
 			break;
+		case O_WAKE:
+			if (!parse_uint(optarg, 1, 86400, &a->wake_after))
+				return usage_error(ctx, "bad --wake-after '%s': 1 to 86400",
+						   optarg);
+			break;
+		case O_EXPECT:
+			if (!*optarg)
+				return usage_error(ctx, "--expect needs a file");
+			a->expect = optarg;
+			break;
 		}
 	}
 	if (optind != argc)
 		return usage_error(ctx, "unexpected argument '%s'", argv[optind]);
 	/* A dry run has no state, runs at pm_test devices and needs replug. */
-	if (a->intent && (state_given || test_given))
-		return usage_error(ctx, "--intent goes without --state and --test");
+	if (a->intent && (state_given || test_given || a->wake_after))
+		return usage_error(ctx, "--intent goes without --state, --test and --wake-after");
 	if (a->intent && strcmp(a->mode, "replug"))
 		return usage_error(ctx, "--intent needs --mode replug");
 	return PM_PARSE_RUN;
@@ -327,6 +379,12 @@ static int testbus_opt(const struct pmtest_ctx *ctx, int c, const char **module,
 	else if (c == O_FORMAT_TB && !parse_format(optarg, format))
 		return usage_error(ctx, "bad --format '%s'", optarg);
 	return c == PM_PARSE_USAGE ? c : PM_PARSE_RUN;
+}
+
+/* A test bus device: "rtID" or "ID". */
+static bool parse_device(const char *s, unsigned int *id)
+{
+	return parse_uint(s + (strncmp(s, "rt", 2) ? 0 : 2), 0, UINT_MAX, id);
 }
 
 int fault_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct fault_args *a)
@@ -359,7 +417,7 @@ int fault_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct faul
 	if (argc - optind != 3)
 		return usage_error(ctx, "needs DEVICE, PHASE and a fault");
 	device = argv[optind];
-	if (!parse_uint(device + (strncmp(device, "rt", 2) ? 0 : 2), 0, UINT_MAX, &a->id))
+	if (!parse_device(device, &a->id))
 		return usage_error(ctx, "bad device '%s': rtID or ID", device);
 	a->phase = argv[optind + 1];
 	if (!one_of(a->phase, phases))
@@ -377,6 +435,37 @@ int fault_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct faul
 		return PM_PARSE_RUN;
 	return usage_error(ctx, "bad fault '%s': error=1..4095, hang=0..600000 or off",
 			   a->action);
+}
+
+int change_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct change_args *a)
+{
+	static const struct option longs[] = {
+		{ "module", required_argument, NULL, O_MODULE },
+		{ "format", required_argument, NULL, O_FORMAT_TB },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *device;
+	int c, ret;
+
+	*a = (struct change_args){ 0 };
+	reset_getopt();
+	while ((c = next_opt(ctx, argc, argv, ":h", longs)) != -1) {
+		ret = testbus_opt(ctx, c, &a->module, &a->format);
+		if (ret != PM_PARSE_RUN)
+			return ret;
+	}
+	if (argc - optind != 2)
+		return usage_error(ctx, "needs a change and a device");
+	a->change = argv[optind];
+	if (!one_of(a->change, changes))
+		return usage_error(ctx, "bad change '%s': vanish, appear or swap", a->change);
+	device = argv[optind + 1];
+	a->root = !strcmp(a->change, "appear") && !strcmp(device, "root");
+	if (!a->root && !parse_device(device, &a->id))
+		return usage_error(ctx, "bad device '%s': rtID or ID%s", device,
+				   strcmp(a->change, "appear") ? "" : " or root");
+	return PM_PARSE_RUN;
 }
 
 int tree_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct tree_args *a)
@@ -424,6 +513,106 @@ int tree_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct tree_
 		return usage_error(ctx, "needs count=N and shape=SHAPE");
 	a->words = argv + optind;
 	a->nwords = argc - optind;
+	return PM_PARSE_RUN;
+}
+
+static bool label_ok(const char *s)
+{
+	size_t len = strlen(s);
+
+	return len && len <= 64 && strspn(s, "abcdefghijklmnopqrstuvwxyz"
+					  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ._=,:-") == len;
+}
+
+/* "replug", "classic", or both, comma-separated, each once. */
+static bool parse_modes(const char *s, struct bench_args *a)
+{
+	char *save, *word;
+
+	if (strlen(s) >= sizeof(a->modes_buf))
+		return false;
+	strcpy(a->modes_buf, s);
+	a->nmodes = 0;
+	for (word = strtok_r(a->modes_buf, ",", &save); word;
+	     word = strtok_r(NULL, ",", &save)) {
+		if (a->nmodes == PM_BENCH_MAX_MODES || !one_of(word, modes) ||
+		    (a->nmodes && !strcmp(a->modes[0], word)))
+			return false;
+		a->modes[a->nmodes++] = word;
+	}
+	return a->nmodes > 0 && s[strlen(s) - 1] != ',' && s[0] != ',' && !strstr(s, ",,");
+}
+
+int bench_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct bench_args *a)
+{
+	enum { O_MODES = 256, O_ROUNDS, O_STATE, O_TEST, O_LABEL, O_SETTLE, O_FORMAT };
+	static const struct option longs[] = {
+		{ "modes", required_argument, NULL, O_MODES },
+		{ "rounds", required_argument, NULL, O_ROUNDS },
+		{ "state", required_argument, NULL, O_STATE },
+		{ "test", required_argument, NULL, O_TEST },
+		{ "label", required_argument, NULL, O_LABEL },
+		{ "settle-timeout", required_argument, NULL, O_SETTLE },
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	*a = (struct bench_args){ .state = "mem", .test = "devices", .label = "devices",
+				  .rounds = 3, .settle_timeout = 120,
+				  .format = PM_FORMAT_TEXT };
+	parse_modes("replug,classic", a);
+	reset_getopt();
+	while ((c = next_opt(ctx, argc, argv, ":h", longs)) != -1) {
+		switch (c) {
+		case PM_PARSE_USAGE:
+			return c;
+		case 'h':
+			return show_help(ctx);
+		case O_MODES:
+			if (!parse_modes(optarg, a))
+				return usage_error(ctx, "bad --modes '%s': replug, classic or both",
+						   optarg);
+			break;
+		case O_ROUNDS:
+			if (!parse_uint(optarg, 1, PM_BENCH_MAX_ROUNDS, &a->rounds))
+				return usage_error(ctx, "bad --rounds '%s': 1 to %d", optarg,
+						   PM_BENCH_MAX_ROUNDS);
+			break;
+		case O_STATE:
+			if (!one_of(optarg, states) || !strcmp(optarg, "disk"))
+				return usage_error(ctx, "bad --state '%s': freeze or mem", optarg);
+			a->state = optarg;
+			break;
+		case O_TEST:
+			if (!one_of(optarg, tests) || !strcmp(optarg, "freezer"))
+				return usage_error(ctx, "bad --test '%s': no devices move at "
+						   "freezer", optarg);
+			a->test = optarg;
+			break;
+		case O_LABEL:
+			if (!label_ok(optarg))
+				return usage_error(ctx, "bad --label '%s'", optarg);
+			a->label = optarg;
+			break;
+		case O_SETTLE:
+			if (!parse_uint(optarg, 1, 86400, &a->settle_timeout))
+				return usage_error(ctx, "bad --settle-timeout '%s': 1 to 86400",
+						   optarg);
+			break;
+		case O_FORMAT:
+			if (!strcmp(optarg, "text"))
+				a->format = PM_FORMAT_TEXT;
+			else if (!strcmp(optarg, "json"))
+				a->format = PM_FORMAT_JSON;
+			else
+				return usage_error(ctx, "bad --format '%s': text or json", optarg);
+			break;
+		}
+	}
+	if (optind != argc)
+		return usage_error(ctx, "unexpected argument '%s'", argv[optind]);
 	return PM_PARSE_RUN;
 }
 

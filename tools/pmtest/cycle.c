@@ -19,10 +19,12 @@
 #define MODE_FILE	"/sys/power/replug/mode"
 #define CYCLE_FILE	"/sys/power/replug/cycle"
 #define DRY_RUN_FILE	"/sys/power/replug/dry_run"
+#define WAKEALARM_FILE	"/sys/class/rtc/rtc0/wakealarm"
 
 /* The events of a whole replug of a large test tree, with room to spare. */
 #define MONITOR_BUFFER	(128 * 1024 * 1024)
 #define POLL_MS		500
+#define STILL_S		5
 
 struct cycle_run {
 	struct pmtest_ctx *ctx;
@@ -31,6 +33,7 @@ struct cycle_run {
 	struct udev *udev;
 	struct udev_queue *queue;
 	struct pm_report report;
+	struct strv expected;	/* --expect's inventory, or empty */
 	bool replug;		/* the mode is replug: its events are checked */
 	char old_test[32];	/* to put back, when pm_test was written */
 	char old_mode[32];	/* likewise for replug/mode */
@@ -95,32 +98,40 @@ static void result(struct cycle_run *run, int check, struct strv *diag,
 
 /*
  * Re-enumeration goes on after the write returns, so wait for udev to be
- * idle and every device back.  Both must hold at two polls in a row: the
- * queue is empty for a moment between a device appearing and its
- * children's events reaching udev.
+ * idle and the inventory to be @want.  Both must hold at two polls in a
+ * row: the queue is empty for a moment between a device appearing and its
+ * children's events reaching udev.  An inventory that is not @want but has
+ * not changed, with udev idle, for STILL_S is final too: a device that did
+ * not come back is reported then, not at the timeout.
  *
  * Return: 0 or -errno, after a message.
  */
 static int settle(struct cycle_run *run, struct udev_monitor *mon,
-		  const struct strv *before, struct strv *after,
+		  const struct strv *want, struct strv *after,
 		  struct pm_events *evs, bool *settled)
 {
-	double deadline = now() + run->args->settle_timeout;
+	double deadline = now() + run->args->settle_timeout, still_since = now();
+	struct strv last = { 0 };
 	int ret, stable = 0;
 
 	for (;;) {
 		ret = drain(mon, evs);
 		*settled = udev_queue_get_queue_is_empty(run->queue);
-		strv_free(after);
+		strv_free(&last);
+		last = *after;
+		*after = (struct strv){ 0 };
 		ret = ret ?: pm_inventory_take(run->ctx, &run->norm, after);
 		if (ret)
-			return ret;
-		stable = *settled && strv_equal(before, after) ? stable + 1 : 0;
-		if (stable == 2 || now() > deadline)
+			break;
+		if (!*settled || !strv_equal(&last, after))
+			still_since = now();
+		stable = *settled && strv_equal(want, after) ? stable + 1 : 0;
+		if (stable == 2 || now() > deadline || now() - still_since > STILL_S)
 			break;
 		poll(NULL, 0, POLL_MS);
 	}
-	return drain(mon, evs);
+	strv_free(&last);
+	return ret ?: drain(mon, evs);
 }
 
 /*
@@ -136,11 +147,46 @@ static void wait_idle(const struct cycle_run *run)
 		poll(NULL, 0, POLL_MS);
 }
 
+/*
+ * The RTC alarm, as rtcwake(8) sets it: cleared first, since the kernel
+ * refuses a new alarm while one is pending.
+ *
+ * Return: 0 or -errno.
+ */
+static int arm_wakealarm(unsigned int seconds)
+{
+	char value[16];
+
+	snprintf(value, sizeof(value), "+%u", seconds);
+	return sysfs_write(WAKEALARM_FILE, "0") ?: sysfs_write(WAKEALARM_FILE, value);
+}
+
+/* Write @file, with the RTC alarm armed around the write when asked. */
+static int write_transition(struct cycle_run *run, const char *file, const char *value,
+			    struct strv *diag)
+{
+	unsigned int wake = run->args->wake_after;
+	int ret;
+
+	if (wake && (ret = arm_wakealarm(wake))) {
+		strv_pushf(diag, "cannot arm " WAKEALARM_FILE ": %s", strerror(-ret));
+		return ret;
+	}
+	ret = sysfs_write(file, value);
+	/* A failed or shallow transition leaves the alarm to go off later. */
+	if (wake)
+		sysfs_write(WAKEALARM_FILE, "0");
+	if (ret)
+		strv_pushf(diag, "write of '%s' failed: %s", value, strerror(-ret));
+	return ret;
+}
+
 static int run_cycle(struct cycle_run *run, unsigned int n)
 {
 	const struct cycle_args *a = run->args;
 	const char *file = a->intent ? DRY_RUN_FILE : STATE_FILE;
-	struct strv before = { 0 }, after = { 0 }, diag = { 0 };
+	struct strv before = { 0 }, after = { 0 }, diag = { 0 }, gone = { 0 };
+	const struct strv *want = a->expect ? &run->expected : &before;
 	struct pm_events evs = { 0 };
 	struct udev_monitor *mon;
 	char cycle[32] = "";
@@ -158,24 +204,23 @@ static int run_cycle(struct cycle_run *run, unsigned int n)
 		ret = -EIO;
 		goto out;
 	}
-	written = sysfs_write(file, a->intent ? a->intent : a->state);
-	ret = settle(run, mon, &before, &after, &evs, &settled);
+	written = write_transition(run, file, a->intent ? a->intent : a->state, &diag);
+	ret = settle(run, mon, want, &after, &evs, &settled);
+	ret = ret ?: pm_inventory_gone(&before, want, &gone);
 	if (ret)
 		goto out;
-	if (written)
-		strv_pushf(&diag, "write of '%s' failed: %s",
-			   a->intent ? a->intent : a->state, strerror(-written));
 	result(run, written != 0, &diag, n,
 	       a->intent ? "write to " DRY_RUN_FILE " succeeded" :
 	       "write to " STATE_FILE " succeeded");
-	result(run, pm_invdiff(&before, &after, &diag), &diag, n, "inventory matches");
+	result(run, pm_invdiff(want, &after, &diag), &diag, n,
+	       a->expect ? "inventory is the expected one" : "inventory matches");
 	if (run->replug) {
 		got = sysfs_read(CYCLE_FILE, cycle, sizeof(cycle));
 		if (got < 0)
 			strv_pushf(&diag, "cannot read " CYCLE_FILE ": %s", strerror(-got));
 		strv_pushf(&diag, "%zu events, %zu with PM_REPLUG=1, cycle %s", evs.n,
 			   pm_events_replug_count(&evs), cycle);
-		result(run, pm_events_check_pairs(&evs, &run->norm, &diag), &diag, n,
+		result(run, pm_events_check_pairs(&evs, &run->norm, &gone, &diag), &diag, n,
 		       "every bus device removed with PM_REPLUG=1 was added again");
 		result(run, pm_events_check_keys(&evs, a->intent ? a->intent :
 						 strcmp(a->state, "disk") ? "suspend" : "hibernate",
@@ -190,6 +235,8 @@ static int run_cycle(struct cycle_run *run, unsigned int n)
 out:
 	udev_monitor_unref(mon);
 	pm_events_free(&evs);
+	strv_free(&diag);
+	strv_free(&gone);
 	strv_free(&before);
 	strv_free(&after);
 	return ret;
@@ -230,6 +277,12 @@ static int prepare(struct cycle_run *run)
 		pm_err(run->ctx, "no " PM_TEST_FILE ": this kernel has no CONFIG_PM_DEBUG");
 		return -ENOENT;
 	}
+	if (a->wake_after && access(WAKEALARM_FILE, W_OK)) {
+		pm_err(run->ctx, "no " WAKEALARM_FILE ": --wake-after needs an RTC that can wake");
+		return -ENOENT;
+	}
+	if (a->expect && pm_inventory_read(run->ctx, a->expect, &run->expected))
+		return -EIO;
 	run->udev = udev_new();
 	run->queue = run->udev ? udev_queue_new(run->udev) : NULL;
 	if (!run->queue) {
@@ -279,6 +332,7 @@ int cmd_cycle(struct pmtest_ctx *ctx, int argc, char **argv)
 	restore(&run, PM_TEST_FILE, run.old_test);
 	udev_queue_unref(run.queue);
 	udev_unref(run.udev);
+	strv_free(&run.expected);
 	pm_norm_free(&run.norm);
 	return ret ? 1 : 0;
 }

@@ -1,27 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The diff command: two inventory files, as pm_invdiff() sees them. */
-#include <errno.h>
 #include <string.h>
 
 #include "pmtest.h"
-
-static int read_inventory(const struct pmtest_ctx *ctx, const char *path, struct strv *sv)
-{
-	FILE *f = fopen(path, "re");
-	int ret;
-
-	if (!f) {
-		pm_err(ctx, "cannot open %s: %m", path);
-		return -EIO;
-	}
-	ret = strv_read_lines(sv, f);
-	fclose(f);
-	if (ret)
-		pm_err(ctx, "cannot read %s: %s", path, strerror(-ret));
-	/* Sorted again, as a file sorted by another locale's rules may be. */
-	strv_sort(sv);
-	return ret;
-}
 
 /* Exit 0 when equal, 1 when they differ, 2 on trouble, as diff(1). */
 int cmd_diff(struct pmtest_ctx *ctx, int argc, char **argv)
@@ -34,7 +15,7 @@ int cmd_diff(struct pmtest_ctx *ctx, int argc, char **argv)
 	ret = diff_parse(ctx, argc, argv, &args);
 	if (ret != PM_PARSE_RUN)
 		return ret;
-	ret = read_inventory(ctx, args.old, &old) ?: read_inventory(ctx, args.new, &new);
+	ret = pm_inventory_read(ctx, args.old, &old) ?: pm_inventory_read(ctx, args.new, &new);
 	if (!ret) {
 		ret = pm_invdiff(&old, &new, &out);
 		if (ret < 0)

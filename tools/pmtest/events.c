@@ -136,12 +136,14 @@ static int cmp_entry(const void *a, const void *b)
  * device, by DEVPATH with the instance numbers as N, since a device comes
  * back as a new one.  An ADD alone is no fault: a rescan may find more
  * than was there.  Class devices are left out: what they come back as is
- * the kernel's choice (vda and vdb may trade places).
+ * the kernel's choice (vda and vdb may trade places).  A device whose
+ * DEVPATH is in @gone (sorted; NULL for none) went while the system slept
+ * and need not come back.
  *
  * Return: 0 when it holds, the number of unmatched REMOVEs, or -ENOMEM.
  */
 int pm_events_check_pairs(const struct pm_events *evs, const struct pm_norm *norm,
-			  struct strv *diag)
+			  const struct strv *gone, struct strv *diag)
 {
 	struct pm_pair_entry *e;
 	size_t i, n = 0, first, pending, removed = 0, offenders = 0;
@@ -173,6 +175,8 @@ int pm_events_check_pairs(const struct pm_events *evs, const struct pm_norm *nor
 			else if (pending)
 				pending--;
 		}
+		if (gone && strv_has_sorted(gone, e[first].path))
+			pending = 0;
 		while (!ret && pending--)
 			ret = offend(diag, &offenders, &evs->v[removed],
 				     NULL, NULL, NULL);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Two sorted inventories, merged: what went away and what came. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "pmtest.h"
@@ -31,4 +32,38 @@ int pm_invdiff(const struct strv *old, const struct strv *new, struct strv *out)
 		count += cmp != 0;
 	}
 	return ret ? ret : count;
+}
+
+/*
+ * The devices of @old an @expected inventory leaves out: hardware taken
+ * away while the system slept.  Each goes into @gone as the DEVPATH its
+ * uevents carry ("/devices/" and the line's PATH), sorted.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int pm_inventory_gone(const struct strv *old, const struct strv *expected,
+		      struct strv *gone)
+{
+	struct strv diff = { 0 };
+	const char *path;
+	size_t i, len;
+	int ret;
+
+	ret = pm_invdiff(old, expected, &diff);
+	for (i = 0; ret >= 0 && i < diff.n; i++) {
+		if (diff.v[i][0] != '-')
+			continue;
+		/* "- BUS PATH DRIVER MODALIAS" */
+		path = strchr(diff.v[i] + 2, ' ');
+		if (!path)
+			continue;
+		path++;
+		len = strcspn(path, " ");
+		ret = strv_pushf(gone, "/devices/%.*s", (int)len, path);
+	}
+	strv_free(&diff);
+	if (ret < 0)
+		return ret;
+	strv_sort(gone);
+	return 0;
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Every device on a bus, one line each, by what identifies it on its bus:
- * "BUS PATH MODALIAS", PATH under /sys/devices with the instance numbers
- * as N, MODALIAS empty when the device has none.  The line is the shell
+ * "BUS PATH DRIVER MODALIAS", PATH under /sys/devices with the instance
+ * numbers as N, DRIVER "-" when none is bound (a device back without its
+ * driver is not back), MODALIAS empty when the device has none.  The line is the shell
  * version's, trailing space included, so that either one's output can be
  * compared with the other's.  Two inventories taken around a replug cycle
  * are equal when every device came back where it was.
@@ -12,6 +13,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pmtest.h"
 
@@ -21,7 +23,9 @@
 static int add_device(const struct pmtest_ctx *ctx, const struct pm_norm *norm,
 		      const char *bus, const char *link, struct strv *out)
 {
-	char path[PATH_MAX], attr[PATH_MAX + 16], alias[4097], *line;
+	char path[PATH_MAX], attr[PATH_MAX + 16], driver[PATH_MAX], alias[4097], *line;
+	const char *driver_name = "-";
+	ssize_t len;
 	int ret;
 
 	/* A device may go between readdir() and here: it is not there. */
@@ -32,11 +36,17 @@ static int add_device(const struct pmtest_ctx *ctx, const struct pm_norm *norm,
 		pm_err(ctx, "cannot resolve %s: %m", link);
 		return ret;
 	}
+	snprintf(attr, sizeof(attr), "%s/driver", path);
+	len = readlink(attr, driver, sizeof(driver) - 1);
+	if (len > 0) {
+		driver[len] = '\0';
+		driver_name = strrchr(driver, '/') ? strrchr(driver, '/') + 1 : driver;
+	}
 	snprintf(attr, sizeof(attr), "%s/modalias", path);
 	if (sysfs_read(attr, alias, sizeof(alias)) < 0)
 		alias[0] = '\0';
-	if (asprintf(&line, "%s %s %s", bus, strncmp(path, SYS_DEVICES, strlen(SYS_DEVICES)) ?
-		     path : path + strlen(SYS_DEVICES), alias) < 0)
+	if (asprintf(&line, "%s %s %s %s", bus, strncmp(path, SYS_DEVICES, strlen(SYS_DEVICES)) ?
+		     path : path + strlen(SYS_DEVICES), driver_name, alias) < 0)
 		return -ENOMEM;
 	ret = strv_push(out, pm_norm_apply(norm, line));
 	free(line);
@@ -94,6 +104,25 @@ int pm_inventory_take(const struct pmtest_ctx *ctx, const struct pm_norm *norm,
 		pm_err(ctx, "out of memory");
 	if (!ret)
 		strv_sort(out);
+	return ret;
+}
+
+/* An inventory saved to a file, sorted.  Return: 0 or -errno, after a message. */
+int pm_inventory_read(const struct pmtest_ctx *ctx, const char *path, struct strv *sv)
+{
+	FILE *f = fopen(path, "re");
+	int ret;
+
+	if (!f) {
+		pm_err(ctx, "cannot open %s: %m", path);
+		return -EIO;
+	}
+	ret = strv_read_lines(sv, f);
+	fclose(f);
+	if (ret)
+		pm_err(ctx, "cannot read %s: %s", path, strerror(-ret));
+	/* Sorted again, as a file sorted by another locale's rules may be. */
+	strv_sort(sv);
 	return ret;
 }
 

@@ -13,8 +13,10 @@ static const struct {
 	{ "cycle", cmd_cycle },
 	{ "fault", cmd_fault },
 	{ "tree", cmd_tree },
+	{ "change", cmd_change },
 	{ "kunit", cmd_kunit },
 	{ "report", cmd_report },
+	{ "bench", cmd_bench },
 };
 
 int main(int argc, char **argv)

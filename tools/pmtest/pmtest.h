@@ -38,6 +38,7 @@ int strv_push(struct strv *sv, char *s);
 int strv_pushv(struct strv *sv, const char *fmt, va_list ap) PM_ATTR_PRINTF(2, 0);
 int strv_pushf(struct strv *sv, const char *fmt, ...) PM_ATTR_PRINTF(2, 3);
 void strv_sort(struct strv *sv);
+bool strv_has_sorted(const struct strv *sv, const char *s);
 bool strv_equal(const struct strv *a, const struct strv *b);
 int strv_read_lines(struct strv *sv, FILE *f);
 void strv_free(struct strv *sv);
@@ -53,6 +54,8 @@ void pm_norm_free(struct pm_norm *norm);
 
 /* invdiff.c: two sorted inventories into "- line" and "+ line". */
 int pm_invdiff(const struct strv *old, const struct strv *new, struct strv *out);
+int pm_inventory_gone(const struct strv *old, const struct strv *expected,
+		      struct strv *gone);
 
 /* events.c: the uevents one cycle saw, and what must hold of them. */
 struct pm_event {
@@ -80,7 +83,7 @@ int pm_events_add(struct pm_events *evs, const struct pm_event *ev);
 void pm_events_free(struct pm_events *evs);
 size_t pm_events_replug_count(const struct pm_events *evs);
 int pm_events_check_pairs(const struct pm_events *evs, const struct pm_norm *norm,
-			  struct strv *diag);
+			  const struct strv *gone, struct strv *diag);
 int pm_events_check_keys(const struct pm_events *evs, const char *transition,
 			 const char *cycle, struct strv *diag);
 int pm_events_check_test(const struct pm_events *evs, const char *test,
@@ -130,8 +133,10 @@ struct cycle_args {
 	const char *test;
 	const char *mode;
 	const char *intent;
+	const char *expect;	/* the inventory to end with, or NULL: as before */
 	unsigned int count;
 	unsigned int settle_timeout;
+	unsigned int wake_after;	/* seconds to the RTC alarm, 0: none */
 	enum pm_format format;
 };
 
@@ -144,6 +149,14 @@ struct fault_args {
 	enum pm_format format;
 };
 
+struct change_args {
+	const char *change;	/* vanish, appear or swap */
+	unsigned int id;
+	bool root;		/* appear under the tree's root */
+	const char *module;
+	enum pm_format format;
+};
+
 struct tree_args {
 	char **words;
 	int nwords;
@@ -151,6 +164,21 @@ struct tree_args {
 	unsigned int timeout;
 	const char *module;
 	enum pm_format format;
+};
+
+#define PM_BENCH_MAX_MODES	2
+#define PM_BENCH_MAX_ROUNDS	1000
+
+struct bench_args {
+	const char *modes[PM_BENCH_MAX_MODES];
+	size_t nmodes;
+	const char *state;
+	const char *test;
+	const char *label;
+	unsigned int rounds;
+	unsigned int settle_timeout;
+	enum pm_format format;	/* text or json */
+	char modes_buf[32];
 };
 
 struct kunit_args {
@@ -180,10 +208,14 @@ int cycle_parse(const struct pmtest_ctx *ctx, int argc, char **argv,
 		struct cycle_args *a);
 int fault_parse(const struct pmtest_ctx *ctx, int argc, char **argv,
 		struct fault_args *a);
+int change_parse(const struct pmtest_ctx *ctx, int argc, char **argv,
+		 struct change_args *a);
 int tree_parse(const struct pmtest_ctx *ctx, int argc, char **argv,
 	       struct tree_args *a);
 int kunit_parse(const struct pmtest_ctx *ctx, int argc, char **argv,
 		struct kunit_args *a);
+int bench_parse(const struct pmtest_ctx *ctx, int argc, char **argv,
+		struct bench_args *a);
 int report_parse(const struct pmtest_ctx *ctx, int argc, char **argv,
 		 struct report_args *a);
 void pm_usage_all(FILE *f);
@@ -299,19 +331,27 @@ int sysfs_write(const char *path, const char *value);
 int sysfs_read_choice(const char *path, char *buf, size_t size);
 bool pm_is_root(const struct pmtest_ctx *ctx);
 
+/* benchstat.c: the bench command's arithmetic. */
+int pm_bench_split(const struct strv *lines, double *down, double *up);
+double pm_median(double *v, size_t n);
+double pm_ratio(double a, double b);
+
 /* module.c: loading a module by name or from a path with libkmod. */
 int pm_module_load(const struct pmtest_ctx *ctx, const char *name, bool is_path);
 
 /* inventory.c: every device on a bus, by bus identity, sorted. */
 int pm_inventory_take(const struct pmtest_ctx *ctx, const struct pm_norm *norm,
 		      struct strv *out);
+int pm_inventory_read(const struct pmtest_ctx *ctx, const char *path, struct strv *out);
 
 int cmd_inventory(struct pmtest_ctx *ctx, int argc, char **argv);
 int cmd_diff(struct pmtest_ctx *ctx, int argc, char **argv);
 int cmd_cycle(struct pmtest_ctx *ctx, int argc, char **argv);
 int cmd_fault(struct pmtest_ctx *ctx, int argc, char **argv);
+int cmd_change(struct pmtest_ctx *ctx, int argc, char **argv);
 int cmd_tree(struct pmtest_ctx *ctx, int argc, char **argv);
 int cmd_kunit(struct pmtest_ctx *ctx, int argc, char **argv);
 int cmd_report(struct pmtest_ctx *ctx, int argc, char **argv);
+int cmd_bench(struct pmtest_ctx *ctx, int argc, char **argv);
 
 #endif

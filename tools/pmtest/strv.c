@@ -49,6 +49,12 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Whether @s is in @sv, which strv_sort() sorted. */
+bool strv_has_sorted(const struct strv *sv, const char *s)
+{
+	return sv->n && bsearch(&s, sv->v, sv->n, sizeof(*sv->v), cmp_str);
+}
+
 /* Byte order, as sort(1) in the C locale the guest runs. */
 void strv_sort(struct strv *sv)
 {

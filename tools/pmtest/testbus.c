@@ -15,6 +15,8 @@
 #define RT_DIR		"/sys/kernel/debug/replug_test"
 #define RT_FAULT	RT_DIR "/fault"
 #define RT_TREE		RT_DIR "/tree"
+#define RT_CHANGE	RT_DIR "/change"
+#define RT_NODES	RT_DIR "/nodes"
 #define RT_MODULE	"replug-testbus"
 
 static int testbus_ready(const struct pmtest_ctx *ctx, const char *module)
@@ -106,6 +108,97 @@ int cmd_fault(struct pmtest_ctx *ctx, int argc, char **argv)
 	pm_report_result(&report, !ret && fault_shown(&args, &lines), "fault rt%s %s",
 			 line, strcmp(args.action, "off") ? "armed" : "cleared");
 	strv_free(&lines);
+	return pm_report_end(&report);
+}
+
+/* The nodes file's line of node @id: "ID PARENT IDENTITY present=P device=D". */
+static const char *node_line(const struct strv *nodes, unsigned int id)
+{
+	unsigned int got;
+	size_t i;
+
+	for (i = 0; i < nodes->n; i++)
+		if (sscanf(nodes->v[i], "%u ", &got) == 1 && got == id)
+			return nodes->v[i];
+	return NULL;
+}
+
+static bool node_present(const char *line)
+{
+	return line && strstr(line, " present=1 ");
+}
+
+/*
+ * Whether the model changed as asked, and how: the node's line after the
+ * change goes into @diag.  Return: true when it did.
+ */
+static bool change_shown(const struct change_args *a, const struct strv *before,
+			 const struct strv *after, struct strv *diag)
+{
+	const char *old = node_line(before, a->id), *now = node_line(after, a->id);
+	char parent[16], want[16];
+	unsigned int id;
+	size_t i;
+
+	if (!strcmp(a->change, "appear")) {
+		snprintf(want, sizeof(want), a->root ? "-" : "%u", a->id);
+		/* The new node is the one line the model did not have. */
+		for (i = 0; i < after->n; i++) {
+			if (sscanf(after->v[i], "%u %15s", &id, parent) != 2 ||
+			    node_line(before, id))
+				continue;
+			strv_pushf(diag, "%s", after->v[i]);
+			return !strcmp(parent, want) && node_present(after->v[i]) &&
+			       after->n == before->n + 1;
+		}
+		return false;
+	}
+	if (now)
+		strv_pushf(diag, "%s", now);
+	if (!old || !now)
+		return false;
+	if (!strcmp(a->change, "vanish"))
+		return !node_present(now);
+	/* swap: the identity's generation moved on, all else is the same. */
+	return strcmp(old, now) != 0 && node_present(now);
+}
+
+int cmd_change(struct pmtest_ctx *ctx, int argc, char **argv)
+{
+	struct strv before = { 0 }, after = { 0 }, diag = { 0 };
+	struct change_args args;
+	struct pm_report report;
+	char line[64];
+	bool shown;
+	size_t i;
+	int ret;
+
+	ret = change_parse(ctx, argc, argv, &args);
+	if (ret != PM_PARSE_RUN)
+		return ret;
+	if (!pm_is_root(ctx) || testbus_ready(ctx, args.module))
+		return 1;
+	if (args.root)
+		snprintf(line, sizeof(line), "%s root", args.change);
+	else
+		snprintf(line, sizeof(line), "%s %u", args.change, args.id);
+	pm_report_begin(&report, ctx->out, args.format, 1);
+	ret = read_lines(ctx, RT_NODES, &before);
+	if (!ret) {
+		ret = sysfs_write(RT_CHANGE, line);
+		if (ret)
+			strv_pushf(&diag, "write of '%s' to " RT_CHANGE " failed: %s%s", line,
+				   strerror(-ret), ret == -EINVAL ? " (no such device?)" : "");
+	}
+	if (!ret)
+		ret = read_lines(ctx, RT_NODES, &after);
+	shown = !ret && change_shown(&args, &before, &after, &diag);
+	for (i = 0; i < diag.n; i++)
+		pm_report_diag(&report, "%s", diag.v[i]);
+	pm_report_result(&report, shown, "change %s: for the next rescan", line);
+	strv_free(&before);
+	strv_free(&after);
+	strv_free(&diag);
 	return pm_report_end(&report);
 }
 

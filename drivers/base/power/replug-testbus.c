@@ -87,6 +87,7 @@ enum rt_key {
 	RT_KEY_LINKS,
 	RT_KEY_UNPLUG_US,
 	RT_KEY_PROBE_US,
+	RT_KEY_DEPTH,
 	RT_NR_KEYS
 };
 
@@ -101,6 +102,7 @@ static const struct {
 	[RT_KEY_LINKS]		= { "links", 0, RT_MAX_NODES },
 	[RT_KEY_UNPLUG_US]	= { "unplug_us", 0, RT_MAX_LATENCY_US },
 	[RT_KEY_PROBE_US]	= { "probe_us", 0, RT_MAX_LATENCY_US },
+	[RT_KEY_DEPTH]		= { "depth", 1, RT_MAX_NODES },
 };
 
 #define RT_TREE_KEYS		(BIT(RT_NR_KEYS) - 1)
@@ -254,18 +256,28 @@ static int rt_act(struct device *dev, enum rt_phase phase,
 	return 0;
 }
 
-/* A callback of a device the model no longer has does nothing. */
-static int rt_callback(struct device *dev, enum rt_phase phase)
+/*
+ * A callback of a device the model no longer has does nothing.  Faults
+ * are replug's alone: classic callbacks only take the time.
+ */
+static int rt_run(struct device *dev, enum rt_phase phase, bool faults)
 {
 	struct rt_action act = {};
 	struct rt_node *node;
 
 	scoped_guard(mutex, &rt_lock) {
 		node = rt_node_of(dev);
-		if (node)
+		if (node && faults)
 			act = rt_take(node, phase);
+		else if (node)
+			act.latency_us = node->latency_us[phase];
 	}
 	return rt_act(dev, phase, &act);
+}
+
+static int rt_callback(struct device *dev, enum rt_phase phase)
+{
+	return rt_run(dev, phase, true);
 }
 
 static void rt_release(struct device *dev)
@@ -429,7 +441,8 @@ static struct rt_node *rt_shape_parent(struct rt_model *model, u32 i)
 
 	switch (model->params[RT_KEY_SHAPE]) {
 	case RT_SHAPE_DEEP:
-		return i ? model->nodes[i - 1] : &model->root;
+		return i % model->params[RT_KEY_DEPTH] ? model->nodes[i - 1] :
+							 &model->root;
 	case RT_SHAPE_WIDE:
 		return i < fanout ? &model->root : model->nodes[i / fanout - 1];
 	default:
@@ -592,8 +605,17 @@ static ssize_t identity_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(identity);
 
+/* As real buses have it, so that an inventory tells a swapped device. */
+static ssize_t modalias_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "replug_test:%s\n", to_rt_device(dev)->identity);
+}
+static DEVICE_ATTR_RO(modalias);
+
 static struct attribute *rt_dev_attrs[] = {
 	&dev_attr_identity.attr,
+	&dev_attr_modalias.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(rt_dev);
@@ -624,14 +646,23 @@ static void rt_replugged(struct device *dev, const struct pm_intent *intent)
 	rt_callback(dev, RT_PHASE_REPLUGGED);
 }
 
-/* Kept devices and classic mode take the same devices through these. */
-static int rt_classic(struct device *dev)
+/*
+ * Classic mode saves a device's state in the time its unplug takes and
+ * restores it in the time its probe takes, so that a benchmark of the
+ * two modes compares like with like.
+ */
+static int rt_suspend(struct device *dev)
 {
-	return 0;
+	return rt_run(dev, RT_PHASE_UNPLUG, false);
+}
+
+static int rt_resume(struct device *dev)
+{
+	return rt_run(dev, RT_PHASE_PROBE, false);
 }
 
 static const struct dev_pm_ops rt_pm_ops = {
-	SYSTEM_SLEEP_PM_OPS(rt_classic, rt_classic)
+	SYSTEM_SLEEP_PM_OPS(rt_suspend, rt_resume)
 	REPLUG_PM_OPS(rt_unplug, rt_replugged)
 };
 
@@ -733,6 +764,14 @@ static int rt_tree_store(char **words, int n)
 		if (seen & BIT(RT_KEY_FANOUT))
 			return -EINVAL;
 		params[RT_KEY_FANOUT] = 0;
+	}
+	/* Chains as long as the tree unless cut: sysfs paths have a limit. */
+	if (params[RT_KEY_SHAPE] != RT_SHAPE_DEEP) {
+		if (seen & BIT(RT_KEY_DEPTH))
+			return -EINVAL;
+		params[RT_KEY_DEPTH] = 0;
+	} else if (!(seen & BIT(RT_KEY_DEPTH))) {
+		params[RT_KEY_DEPTH] = params[RT_KEY_COUNT];
 	}
 	model = rt_build(params);
 	if (IS_ERR(model))

@@ -24,6 +24,7 @@
 #include <linux/bsearch.h>
 #include <linux/cleanup.h>
 #include <linux/device.h>
+#include <linux/hashtable.h>
 #include <linux/kobject.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
@@ -71,9 +72,17 @@ static const char * const replug_policy_names[] = {
 /* Where devices went away from and are to be found again. */
 struct replug_point {
 	struct list_head node;
+	struct hlist_node by_dev;
 	const struct pm_replug_bus *bus;
 	struct device *dev;
 };
+
+/*
+ * A removal notes a point and every device added during the cycle looks
+ * for its parent among them: by device, so that neither is linear in the
+ * number of points (a deep tree has a point per device).
+ */
+#define REPLUG_POINT_BITS	10
 
 static struct {
 	/* Guards what the driver core looks at while a cycle is open. */
@@ -81,7 +90,8 @@ static struct {
 	struct pm_intent intent;
 	unsigned int open_cycle;
 	bool going;
-	struct list_head points;
+	struct list_head points;	/* in the order they were noted */
+	DECLARE_HASHTABLE(points_by_dev, REPLUG_POINT_BITS);
 
 	/* Under system_transition_mutex. */
 	struct list_head buses;
@@ -168,13 +178,35 @@ static void replug_free_points(struct list_head *points)
 	}
 }
 
+/* Take @point out of the noted ones, onto @points to be freed. */
+static void replug_drop_point(struct replug_point *point, struct list_head *points)
+{
+	lockdep_assert_held(&replug.lock);
+	hash_del(&point->by_dev);
+	list_move_tail(&point->node, points);
+}
+
+static struct replug_point *replug_find_point(const struct pm_replug_bus *bus,
+					      const struct device *dev)
+{
+	struct replug_point *point;
+
+	lockdep_assert_held(&replug.lock);
+	hash_for_each_possible(replug.points_by_dev, point, by_dev, (unsigned long)dev)
+		if (point->dev == dev && (!bus || point->bus == bus))
+			return point;
+	return NULL;
+}
+
 static void replug_close_cycle(struct work_struct *work)
 {
+	struct replug_point *point, *next;
 	LIST_HEAD(points);
 
 	scoped_guard(spinlock, &replug.lock) {
 		replug.open_cycle = 0;
-		list_splice_init(&replug.points, &points);
+		list_for_each_entry_safe(point, next, &replug.points, node)
+			replug_drop_point(point, &points);
 	}
 	replug_free_points(&points);
 }
@@ -194,7 +226,7 @@ static int replug_note_point(const struct pm_replug_bus *bus,
 			     struct device *unit)
 {
 	struct device *dev = bus->rescan_point(unit);
-	struct replug_point *point, *new __free(kfree) = NULL;
+	struct replug_point *new __free(kfree) = NULL;
 
 	if (!dev)
 		return -ENODEV;
@@ -207,12 +239,11 @@ static int replug_note_point(const struct pm_replug_bus *bus,
 	new->dev = dev;
 
 	scoped_guard(spinlock, &replug.lock) {
-		list_for_each_entry(point, &replug.points, node) {
-			if (point->bus == bus && point->dev == dev) {
-				put_device(dev);
-				return 0;
-			}
+		if (replug_find_point(bus, dev)) {
+			put_device(dev);
+			return 0;
 		}
+		hash_add(replug.points_by_dev, &new->by_dev, (unsigned long)dev);
 		list_add_tail(&no_free_ptr(new)->node, &replug.points);
 	}
 	return 0;
@@ -899,15 +930,9 @@ void pm_replug_replug(const struct pm_intent *intent)
 /* Is a device added under @parent part of the open cycle? */
 static bool replug_parent_replugs(const struct device *parent)
 {
-	struct replug_point *point;
-
 	lockdep_assert_held(&replug.lock);
-	if (parent->power.replug_cycle == replug.open_cycle)
-		return true;
-	list_for_each_entry(point, &replug.points, node)
-		if (point->dev == parent)
-			return true;
-	return false;
+	return parent->power.replug_cycle == replug.open_cycle ||
+	       replug_find_point(NULL, parent);
 }
 
 /**
@@ -1033,7 +1058,7 @@ void pm_replug_unregister_bus(struct pm_replug_bus *bus)
 	scoped_guard(spinlock, &replug.lock) {
 		list_for_each_entry_safe(point, next, &replug.points, node)
 			if (point->bus == bus)
-				list_move(&point->node, &points);
+				replug_drop_point(point, &points);
 	}
 	unlock_system_sleep(sleep_flags);
 	replug_free_points(&points);

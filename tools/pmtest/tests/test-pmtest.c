@@ -64,6 +64,16 @@ static void test_norm(struct t *t)
 	pm_norm_free(&norm);
 }
 
+/* Lines split at '|' onto @dst; "" for none. */
+static void split_lines(const char *src, struct strv *dst)
+{
+	char *copy = strdup(src), *word, *save;
+
+	for (word = strtok_r(copy, "|", &save); word; word = strtok_r(NULL, "|", &save))
+		strv_push(dst, strdup(word));
+	free(copy);
+}
+
 /* @old and @new: lines split at '|', "" for none; @want likewise. */
 static void diff_case(struct t *t, const char *name, const char *old, const char *new,
 		      const char *want, int count)
@@ -71,16 +81,11 @@ static void diff_case(struct t *t, const char *name, const char *old, const char
 	struct strv a = { 0 }, b = { 0 }, out = { 0 }, w = { 0 };
 	const char *src[] = { old, new, want };
 	struct strv *dst[] = { &a, &b, &w };
-	char *copy, *word, *save;
 	size_t i;
 	int ret;
 
-	for (i = 0; i < 3; i++) {
-		copy = strdup(src[i]);
-		for (word = strtok_r(copy, "|", &save); word; word = strtok_r(NULL, "|", &save))
-			strv_push(dst[i], strdup(word));
-		free(copy);
-	}
+	for (i = 0; i < 3; i++)
+		split_lines(src[i], dst[i]);
 	ret = pm_invdiff(&a, &b, &out);
 	check(t, ret == count && strv_equal(&out, &w), "diff: %s", name);
 	strv_free(&a);
@@ -89,8 +94,43 @@ static void diff_case(struct t *t, const char *name, const char *old, const char
 	strv_free(&out);
 }
 
+/* @old and @expected as diff_case() takes them, @want the sorted DEVPATHs. */
+static void gone_case(struct t *t, const char *name, const char *old,
+		      const char *expected, const char *want)
+{
+	struct strv a = { 0 }, b = { 0 }, w = { 0 }, gone = { 0 };
+	const char *src[] = { old, expected, want };
+	struct strv *dst[] = { &a, &b, &w };
+	size_t i;
+	int ret;
+
+	for (i = 0; i < 3; i++)
+		split_lines(src[i], dst[i]);
+	ret = pm_inventory_gone(&a, &b, &gone);
+	for (i = 0; i < gone.n; i++)
+		fprintf(t->out, "# gone %s\n", gone.v[i]);
+	check(t, !ret && strv_equal(&gone, &w), "gone: %s", name);
+	strv_free(&a);
+	strv_free(&b);
+	strv_free(&w);
+	strv_free(&gone);
+}
+
 static void test_diff(struct t *t)
 {
+	gone_case(t, "nothing gone", "pci a/b e1000e x|pci a/c - y", "pci a/b e1000e x|pci a/c - y",
+		  "");
+	gone_case(t, "a device vanished, one appeared",
+		  "replug_test replug_test/rt0 replug_test replug_test:rt-0-0|"
+		  "replug_test replug_test/rt0/rt5 replug_test replug_test:rt-5-0",
+		  "replug_test replug_test/rt0 replug_test replug_test:rt-0-0|"
+		  "replug_test replug_test/rt0/rt9 replug_test replug_test:rt-9-0",
+		  "/devices/replug_test/rt0/rt5");
+	gone_case(t, "a swap: the old identity is gone, with its path",
+		  "replug_test replug_test/rt5 replug_test replug_test:rt-5-0",
+		  "replug_test replug_test/rt5 replug_test replug_test:rt-5-1",
+		  "/devices/replug_test/rt5");
+
 	diff_case(t, "equal", "a|b|c", "a|b|c", "", 0);
 	diff_case(t, "added", "a|c", "a|b|c", "+ b", 1);
 	diff_case(t, "removed", "a|b|c", "a|c", "- b", 1);
@@ -110,6 +150,8 @@ static int parse(const char *cmd, const char *line, char *err, size_t size)
 		struct cycle_args cycle;
 		struct fault_args fault;
 		struct tree_args tree;
+		struct change_args change;
+		struct bench_args bench;
 		struct kunit_args kunit;
 		struct report_args report;
 	} a;
@@ -129,6 +171,10 @@ static int parse(const char *cmd, const char *line, char *err, size_t size)
 		ret = fault_parse(&ctx, argc, argv, &a.fault);
 	else if (!strcmp(cmd, "tree"))
 		ret = tree_parse(&ctx, argc, argv, &a.tree);
+	else if (!strcmp(cmd, "change"))
+		ret = change_parse(&ctx, argc, argv, &a.change);
+	else if (!strcmp(cmd, "bench"))
+		ret = bench_parse(&ctx, argc, argv, &a.bench);
 	else if (!strcmp(cmd, "kunit"))
 		ret = kunit_parse(&ctx, argc, argv, &a.kunit);
 	else if (!strcmp(cmd, "report"))
@@ -175,6 +221,42 @@ static void test_args(struct t *t)
 		{ "cycle", "--intent reboot --state mem", PM_PARSE_USAGE },
 		{ "cycle", "--intent reboot --mode classic", PM_PARSE_USAGE },
 		{ "cycle", "--format xml", PM_PARSE_USAGE },
+		{ "cycle", "--state mem --wake-after 5 --expect /tmp/inv", PM_PARSE_RUN },
+		{ "cycle", "--wake-after 0", PM_PARSE_USAGE },
+		{ "cycle", "--wake-after 86401", PM_PARSE_USAGE },
+		{ "cycle", "--wake-after 5s", PM_PARSE_USAGE },
+		{ "cycle", "--intent kexec --wake-after 5", PM_PARSE_USAGE },
+		{ "cycle", "--expect", PM_PARSE_USAGE },
+		{ "bench", "", PM_PARSE_RUN },
+		{ "bench", "--modes classic,replug --rounds 5 --state freeze --test none "
+			   "--label wide-1000:latency=1ms --format json", PM_PARSE_RUN },
+		{ "bench", "--modes replug --settle-timeout 600", PM_PARSE_RUN },
+		{ "bench", "--help", PM_PARSE_HELP },
+		{ "bench", "--modes replug,replug", PM_PARSE_USAGE },
+		{ "bench", "--modes replug,classic,replug", PM_PARSE_USAGE },
+		{ "bench", "--modes ,replug", PM_PARSE_USAGE },
+		{ "bench", "--modes replug,", PM_PARSE_USAGE },
+		{ "bench", "--modes dpm", PM_PARSE_USAGE },
+		{ "bench", "--rounds 0", PM_PARSE_USAGE },
+		{ "bench", "--rounds 1001", PM_PARSE_USAGE },
+		{ "bench", "--state disk", PM_PARSE_USAGE },
+		{ "bench", "--test freezer", PM_PARSE_USAGE },
+		{ "bench", "--label a\"b", PM_PARSE_USAGE },
+		{ "bench", "--label 0123456789012345678901234567890123456789012345678901234567890123456789",
+		  PM_PARSE_USAGE },
+		{ "bench", "--format ktap", PM_PARSE_USAGE },
+		{ "bench", "extra", PM_PARSE_USAGE },
+		{ "change", "vanish rt5", PM_PARSE_RUN },
+		{ "change", "swap 5 --format text", PM_PARSE_RUN },
+		{ "change", "appear root", PM_PARSE_RUN },
+		{ "change", "appear rt0 --module /tmp/replug-testbus.ko", PM_PARSE_RUN },
+		{ "change", "--help", PM_PARSE_HELP },
+		{ "change", "vanish root", PM_PARSE_USAGE },
+		{ "change", "swap", PM_PARSE_USAGE },
+		{ "change", "melt rt5", PM_PARSE_USAGE },
+		{ "change", "vanish rtx", PM_PARSE_USAGE },
+		{ "change", "vanish rt5 rt6", PM_PARSE_USAGE },
+		{ "change", "vanish -1", PM_PARSE_USAGE },
 		{ "fault", "rt3 probe error=5", PM_PARSE_RUN },
 		{ "fault", "3 replugged hang=100 --format text", PM_PARSE_RUN },
 		{ "fault", "0 unplug off --module /tmp/replug-testbus.ko", PM_PARSE_RUN },
@@ -249,14 +331,15 @@ static void add(struct pm_events *evs, const char *action, const char *devpath,
 #define VDA_OLD "/devices/pci0000:00/0000:00:05.0/virtio3/block/vda"
 #define VDA_NEW "/devices/pci0000:00/0000:00:05.0/virtio7/block/vda"
 
-static void events_case(struct t *t, const struct pm_norm *norm, const char *name,
-			const struct pm_events *evs, int pairs, int keys, int test)
+static void events_case_gone(struct t *t, const struct pm_norm *norm, const char *name,
+			     const struct pm_events *evs, const struct strv *gone,
+			     int pairs, int keys, int test)
 {
 	struct strv diag = { 0 };
 	int got[3];
 	size_t i;
 
-	got[0] = pm_events_check_pairs(evs, norm, &diag);
+	got[0] = pm_events_check_pairs(evs, norm, gone, &diag);
 	got[1] = pm_events_check_keys(evs, "suspend", "4", &diag);
 	got[2] = pm_events_check_test(evs, "devices", &diag);
 	for (i = 0; i < diag.n; i++)
@@ -266,8 +349,15 @@ static void events_case(struct t *t, const struct pm_norm *norm, const char *nam
 	strv_free(&diag);
 }
 
+static void events_case(struct t *t, const struct pm_norm *norm, const char *name,
+			const struct pm_events *evs, int pairs, int keys, int test)
+{
+	events_case_gone(t, norm, name, evs, NULL, pairs, keys, test);
+}
+
 static void test_events(struct t *t)
 {
+	struct strv gone = { 0 };
 	struct pm_events evs = { 0 };
 	struct pm_norm norm;
 
@@ -307,6 +397,20 @@ static void test_events(struct t *t)
 	events_case(t, &norm, "events without PM_REPLUG are not checked", &evs, 0, 0, 0);
 	pm_events_free(&evs);
 
+	/* The NIC was pulled while the machine slept. */
+	strv_push(&gone, strdup(E1000E));
+	add(&evs, "remove", E1000E, "1", "4", "devices");
+	add(&evs, "remove", VDA_OLD, "1", "4", "devices");
+	add(&evs, "add", VDA_NEW, "1", "4", "devices");
+	events_case_gone(t, &norm, "a device gone while asleep need not come back",
+			 &evs, &gone, 0, 0, 0);
+	strv_free(&gone);
+	strv_push(&gone, strdup("/devices/pci0000:00/0000:00:1d.0"));
+	events_case_gone(t, &norm, "gone elsewhere does not excuse the NIC",
+			 &evs, &gone, 1, 0, 0);
+	strv_free(&gone);
+	pm_events_free(&evs);
+
 	/* vda came back as vdb: a class device, renamed at will. */
 	pm_events_add(&evs, &(struct pm_event){
 		.action = "remove", .devpath = VDA_OLD, .replug = "1",
@@ -316,6 +420,59 @@ static void test_events(struct t *t)
 		    &evs, 0, 0, 0);
 	pm_events_free(&evs);
 	pm_norm_free(&norm);
+}
+
+/* @trace: lines split at '|'. */
+static void split_case(struct t *t, const char *name, const char *trace, int want,
+		       double down, double up)
+{
+	struct strv lines = { 0 };
+	double got_down, got_up;
+	int ret;
+
+	split_lines(trace, &lines);
+	ret = pm_bench_split(&lines, &got_down, &got_up);
+	if (!ret)
+		fprintf(t->out, "# down %.6f up %.6f\n", got_down, got_up);
+	check(t, ret == want && (ret || (fabs(got_down - down) < 1e-9 &&
+					 fabs(got_up - up) < 1e-9)), "bench split: %s", name);
+	strv_free(&lines);
+}
+
+#define SR(ts, what) "  sh-1 [000] ..... " ts ": suspend_resume: " what
+
+static void test_bench(struct t *t)
+{
+	double v[] = { 5, 1, 3 }, w[] = { 4, 1, 3, 2 };
+
+	split_case(t, "pm_test=devices: after dpm_suspend, before dpm_resume",
+		   SR("10.000000", "suspend_enter[2] begin") "|"
+		   SR("10.100000", "dpm_suspend[2] begin") "|"
+		   SR("10.400000", "dpm_suspend[2] end") "|"
+		   SR("10.400100", "dpm_resume[16] begin") "|"
+		   SR("10.700000", "dpm_resume[16] end"), 0, 10.4, 10.4001);
+	split_case(t, "S3: late and noirq, then machine_suspend",
+		   SR("1.0", "dpm_suspend[2] end") "|" SR("1.5", "dpm_suspend_late[2] end") "|"
+		   SR("1.7", "dpm_suspend_noirq[2] end") "|"
+		   SR("1.8", "machine_suspend[3] begin") "|"
+		   SR("9.0", "machine_suspend[3] end") "|"
+		   SR("9.1", "dpm_resume_noirq[16] begin") "|"
+		   SR("9.5", "dpm_resume[16] begin"), 0, 1.8, 9.0);
+	split_case(t, "other events and lines are ignored",
+		   "# tracer: nop|" SR("2.0", "dpm_suspend[2] end") "|"
+		   "  sh-1 [000] ..... 2.5: replug_device: rt1 unplug|"
+		   SR("2.6", "dpm_prepare[2] end") "|"
+		   SR("3.0", "dpm_resume[16] begin"), 0, 2.6 - 0.6, 3.0);
+	split_case(t, "a trace without the way up", SR("2.0", "dpm_suspend[2] end"),
+		   -ENOENT, 0, 0);
+	split_case(t, "an empty trace", "", -ENOENT, 0, 0);
+	split_case(t, "a malformed timestamp is no event",
+		   "  sh-1 [000] ..... x2.0: suspend_resume: dpm_suspend[2] end|"
+		   SR("3.0", "dpm_resume[16] begin"), -ENOENT, 0, 0);
+	check(t, pm_median(v, 3) == 3, "bench: median of an odd count");
+	check(t, pm_median(w, 4) == 2.5, "bench: median of an even count");
+	check(t, isnan(pm_median(v, 0)), "bench: median of nothing");
+	check(t, pm_ratio(3, 4) == 0.75 && isnan(pm_ratio(1, 0)), "bench: ratio, none over 0");
 }
 
 static void test_report(struct t *t)
@@ -778,6 +935,7 @@ int main(void)
 	test_trace_parse(&t);
 	test_cycle(&t);
 	test_render(&t);
+	test_bench(&t);
 	fclose(t.out);
 	printf("KTAP version 1\n1..%u\n%s%u passed, %u failed\n", t.n, buf,
 	       t.n - t.failed, t.failed);

@@ -4,7 +4,12 @@
 
 Each boot gets fresh disk images, a console log, a KTAP channel on the
 second serial port and a QMP socket.  The host wakes the guest from S3
-when QMP reports SUSPEND.  Results are parsed with the kernel's own
+when QMP reports SUSPEND, and acts on requests the guest prints on its
+console ("REPLUG-HOST: REQUEST"): wake-from-s2idle (press the power
+button once the guest is in its s2idle loop), wake-every-s2idle and
+s2idle-on-request (do so for every s2idle, or only on request),
+rtc-wakes-s3 and host-wakes-s3 (leave the wake from S3 to the guest's
+RTC alarm, or not).  Results are parsed with the kernel's own
 kunit_parser (tools/testing/kunit), and a hung, panicked or silent guest
 is a failure with its console shown, never a stuck run.
 """
@@ -19,11 +24,16 @@ import subprocess
 import sys
 import threading
 import time
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import bench
+
 # Printed by s2idle_loop() once every device is suspended.
 S2IDLE_LOOP_MARK = 'PM: suspend-to-idle'
+# Printed once it has left the loop.
+S2IDLE_RESUME_MARK = 'PM: resume from suspend-to-idle'
 HOST_REQUEST_RE = re.compile(r'REPLUG-HOST: ([a-z0-9-]+)')
 PANIC_RE = re.compile(r'Kernel panic - not syncing|BUG: |WARNING: CPU:|Oops:')
 DONE_MARK = 'REPLUG-GUEST-DONE'
@@ -99,6 +109,8 @@ class Qmp(threading.Thread):
 		self.log = open(log, 'a')
 		self.sock = None
 		self.suspends = 0
+		# Cleared while the guest has its RTC alarm wake it from S3.
+		self.wakes_s3 = True
 
 	def connect(self, deadline: float) -> None:
 		while time.monotonic() < deadline:
@@ -148,7 +160,7 @@ class Qmp(threading.Thread):
 				msg = json.loads(line)
 			except json.JSONDecodeError:
 				continue
-			if msg.get('event') == 'SUSPEND':
+			if msg.get('event') == 'SUSPEND' and self.wakes_s3:
 				self.suspends += 1
 				# Give the guest time to finish entering S3.
 				time.sleep(2)
@@ -171,6 +183,11 @@ class Boot:
 	qmp: Qmp | None = None
 	awake: threading.Event = field(default_factory=threading.Event)
 	asleep: threading.Event = field(default_factory=threading.Event)
+	# Set while the guest runs s2idle cycles it cannot announce one by
+	# one (pmtest cycle --count N): every s2idle gets the power button.
+	wakes_every_s2idle: bool = False
+	# Where the guest's third serial port goes, in out_dir.
+	port3: str = SLEEPGRAPH_TRACE
 	# For a boot that hibernates: the kernel arguments of a second QEMU
 	# run on the same disks, whose kernel restores the image, so that the
 	# first kernel's tests and report go on where they stopped.
@@ -187,7 +204,7 @@ class Boot:
 		# The serial files are appended to, so that a resumed kernel's
 		# report continues the one it started before hibernating.
 		channels = []
-		for name, path in [('ktap', 'ktap.log'), ('trace', SLEEPGRAPH_TRACE)]:
+		for name, path in [('ktap', 'ktap.log'), ('port3', self.port3)]:
 			channels += ['-chardev',
 				     f'file,id={name},path={self.out_dir / path},append=on',
 				     '-serial', f'chardev:{name}']
@@ -238,19 +255,30 @@ class Boot:
 		"""Act on a request the guest printed on its console."""
 		if S2IDLE_LOOP_MARK in line:
 			self.asleep.set()
+			if self.wakes_every_s2idle and self.qmp:
+				self._wake_from_s2idle()
+		if S2IDLE_RESUME_MARK in line and self.wakes_every_s2idle:
+			self.awake.set()
 		if HALTED_MARK in line and self.qmp:
 			self.qmp.command('quit')
 		m = HOST_REQUEST_RE.search(line)
 		if not m or not self.qmp:
 			return
-		if m.group(1) == 'wake-from-s2idle':
-			self.awake.clear()
+		request = m.group(1)
+		if request == 'wake-from-s2idle':
 			self.asleep.clear()
-			threading.Thread(target=self.qmp.press_power_button_until,
-					 args=(self.asleep, self.awake),
-					 daemon=True).start()
-		elif m.group(1) == 'awake':
+			self._wake_from_s2idle()
+		elif request == 'awake':
 			self.awake.set()
+		elif request in ('wake-every-s2idle', 's2idle-on-request'):
+			self.wakes_every_s2idle = request == 'wake-every-s2idle'
+		elif request in ('rtc-wakes-s3', 'host-wakes-s3'):
+			self.qmp.wakes_s3 = request == 'host-wakes-s3'
+
+	def _wake_from_s2idle(self) -> None:
+		self.awake.clear()
+		threading.Thread(target=self.qmp.press_power_button_until,
+				 args=(self.asleep, self.awake), daemon=True).start()
 
 	def _timed_out(self, proc: subprocess.Popen) -> None:
 		self.failure = f'guest did not finish within {self.timeout} s'
@@ -418,6 +446,11 @@ class CheckBoot:
 	resume_append: str = ''
 	# Patterns sleepgraph's timeline of the guest's trace must match.
 	timeline: list[str] = field(default_factory=list)
+	# Instead of a trace, the guest sends pmtest report's SVG timeline on
+	# its third serial port: it must be an SVG with this many bars or more.
+	svg_bars: int = 0
+	# Seconds this boot may take, when more than --timeout.
+	timeout: int = 0
 
 
 def shutdown_checks(transition: str) -> list[AfterDone]:
@@ -513,9 +546,12 @@ CHECK_BOOTS = [
 	# first, a middle and the last test device rolled back, hardware
 	# changed while asleep.
 	CheckBoot('replug-testbus', ['replug-testbus']),
-	# tools/pmtest as a driver author runs it: a test-bus tree cycled,
-	# a fault rolled back, the KUnit results collected.
-	CheckBoot('pmtest', ['udev', 'pmtest']),
+	# tools/pmtest as a driver author runs it: a 1,000-device test-bus
+	# tree cycled, faults at the first, a middle and the last device of
+	# the walk, hardware changed while asleep, real S3, s2idle and
+	# hibernation, the KUnit results collected; the report's SVG of the
+	# tree's cycle comes to the host (a bar for each of 500 rows).
+	CheckBoot('pmtest', ['udev', 'pmtest'], svg_bars=500, timeout=1200),
 	# A real hibernation: the first QEMU powers off once the image is on
 	# the swap disk; the second boots from the same disks, hands over to
 	# the image with the restore-handoff intent, and the first kernel's
@@ -597,13 +633,38 @@ def tally_timeline(boot: Boot, kernel_src: Path, expect: list[str],
 		     timeline_failure(boot.out_dir, kernel_src, expect))
 
 
+PMTEST_SVG = 'pmtest-report.svg'
+# make bench: what it runs by default, for how long at most, and where the
+# guest's runs arrive.
+BENCH_DEFAULT = '10,100,1000:flat,deep,wide:0,1000:3;10000:flat,deep,wide:0,1000:1'
+BENCH_TIMEOUT = 3 * 3600
+BENCH_RUNS = 'bench.jsonl'
+SVG_NS = '{http://www.w3.org/2000/svg}'
+
+
+def svg_failure(path: Path, bars: int) -> str:
+	"""Why @path is not an SVG timeline with at least @bars phase bars, or ''."""
+	if not path.exists() or not path.stat().st_size:
+		return 'the guest sent no SVG'
+	try:
+		root = ET.parse(path).getroot()
+	except ET.ParseError as e:
+		return f'not well-formed XML: {e}'
+	if root.tag != SVG_NS + 'svg':
+		return f'the root element is {root.tag}, not svg'
+	got = sum(1 for r in root.iter(SVG_NS + 'rect') if r.get('class') == 'phase')
+	return '' if got >= bars else f'{got} phase bars, want {bars} or more'
+
+
 def run_boot(args, parser, name: str, tests: list[str], append: str,
 	     must_fail: bool, tally: Tally,
 	     after_done: list[AfterDone] | None = None,
 	     timeline: list[str] | None = None, documents: int = 1,
-	     resume_append: str = '') -> None:
+	     resume_append: str = '', svg_bars: int = 0, timeout: int = 0,
+	     port3: str = '') -> Boot:
 	boot = Boot(name, args.kernel, args.initrd, args.out / name, tests,
-		    args.timeout, append, args.console, resume_append=resume_append)
+		    max(args.timeout, timeout), append, args.console, resume_append=resume_append,
+		    port3=port3 or (PMTEST_SVG if svg_bars else SLEEPGRAPH_TRACE))
 	print(f'# booting {name}: tests {",".join(tests) or "(none)"}, '
 	      f'logs in {boot.out_dir}', flush=True)
 	boot.run()
@@ -612,10 +673,15 @@ def run_boot(args, parser, name: str, tests: list[str], append: str,
 		tally_after_done(boot, after_done or [], tally)
 		if timeline:
 			tally_timeline(boot, args.kernel_src, timeline, tally)
-		return
+		if svg_bars:
+			tally.record(f'{name}: pmtest report\'s SVG reached the host, '
+				     f'{svg_bars} bars or more ({boot.out_dir / PMTEST_SVG})',
+				     svg_failure(boot.out_dir / PMTEST_SVG, svg_bars))
+		return boot
 	tally.record(f'harness reports the broken guest {name} '
 		     f'({boot.failure or "no failure seen"})',
 		     '' if boot.failure else 'the broken guest passed')
+	return boot
 
 
 PROJECT = Path(__file__).resolve().parents[3]
@@ -724,8 +790,9 @@ def run_pmtest_unit_tests(binary: Path, tally: Tally) -> None:
 
 def main() -> int:
 	ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-	ap.add_argument('command', choices=['boot', 'check'],
-			help='boot: one guest with --tests; check: every boot of make check')
+	ap.add_argument('command', choices=['boot', 'check', 'bench'],
+			help='boot: one guest with --tests; check: every boot of make check; '
+			'bench: replug against classic, results in OUT/bench')
 	ap.add_argument('--kernel', type=Path, required=True, help='bzImage')
 	ap.add_argument('--initrd', type=Path, required=True, help='initramfs')
 	ap.add_argument('--kernel-src', type=Path, required=True,
@@ -739,6 +806,9 @@ def main() -> int:
 	ap.add_argument('--append', default='', help='extra kernel arguments')
 	ap.add_argument('--timeout', type=int, default=600, help='seconds per boot')
 	ap.add_argument('--only', default='', help='check: run only these boots')
+	ap.add_argument('--bench', default=BENCH_DEFAULT,
+			help='bench: SIZES:SHAPES:LATENCIES_US:ROUNDS '
+			f'(default {BENCH_DEFAULT})')
 	ap.add_argument('--console', action='store_true',
 			help='show the guest console while it runs')
 	args = ap.parse_args()
@@ -750,6 +820,14 @@ def main() -> int:
 	if args.command == 'boot':
 		run_boot(args, parser, 'guest', [t for t in args.tests.split(',') if t],
 			 args.append, False, tally)
+	elif args.command == 'bench':
+		boot = run_boot(args, parser, 'bench', ['udev', 'bench'],
+				f'replug.bench={args.bench} {args.append}'.strip(), False,
+				tally, timeout=BENCH_TIMEOUT, port3=BENCH_RUNS)
+		summary, text = bench.report(boot.out_dir / BENCH_RUNS, boot.out_dir)
+		print(text, end='')
+		tally.record(f'bench: every run came back ({len(summary["runs"])})',
+			     '' if summary['runs'] else 'no run came back')
 	else:
 		run_unit_tests(args.kernel_src, tally)
 		if args.pmtest_tests:
@@ -761,7 +839,7 @@ def main() -> int:
 			if not only or b.name in only:
 				run_boot(args, parser, b.name, b.tests, b.append,
 					 b.must_fail, tally, b.after_done, b.timeline,
-					 b.documents, b.resume_append)
+					 b.documents, b.resume_append, b.svg_bars, b.timeout)
 	print(tally.line())
 	return 1 if tally.failed else 0
 

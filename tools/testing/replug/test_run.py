@@ -5,6 +5,8 @@ import contextlib
 import io
 import os
 import sys
+import tempfile
+import time
 import unittest
 from pathlib import Path
 
@@ -157,7 +159,78 @@ class QemuCmdTest(unittest.TestCase):
 		self.assertIn('file,id=ktap,path=/out/ktap.log,append=on', cmd)
 		# ttyS0 is the console, ttyS1 the KTAP channel, ttyS2 the trace.
 		serials = [cmd[i + 1] for i, a in enumerate(cmd) if a == '-serial']
-		self.assertEqual(serials, ['stdio', 'chardev:ktap', 'chardev:trace'])
+		self.assertEqual(serials, ['stdio', 'chardev:ktap', 'chardev:port3'])
+		self.assertIn(f'file,id=port3,path=/out/{run.SLEEPGRAPH_TRACE},append=on', cmd)
+
+
+class HostWakeTest(unittest.TestCase):
+	"""The guest's requests that change how the host wakes it."""
+
+	class FakeQmp:
+		def __init__(self):
+			self.wakes_s3 = True
+			self.presses = 0
+
+		def press_power_button_until(self, asleep, awake):
+			self.presses += 1
+
+	def boot(self) -> run.Boot:
+		boot = run.Boot('unit', Path('k'), Path('i'), Path('/out'), [])
+		boot.qmp = self.FakeQmp()
+		return boot
+
+	def test_every_s2idle_gets_the_button_while_asked(self):
+		boot = self.boot()
+		boot._host_request('REPLUG-HOST: wake-every-s2idle')
+		for _ in range(3):
+			boot._host_request('[ 1.0] PM: suspend-to-idle')
+			boot._host_request('[ 2.0] PM: resume from suspend-to-idle')
+		time.sleep(0.1)
+		self.assertEqual(boot.qmp.presses, 3)
+		self.assertTrue(boot.awake.is_set())
+		boot._host_request('REPLUG-HOST: s2idle-on-request')
+		boot._host_request('[ 3.0] PM: suspend-to-idle')
+		time.sleep(0.1)
+		self.assertEqual(boot.qmp.presses, 3)
+
+	def test_s3_wake_left_to_the_rtc_and_back(self):
+		boot = self.boot()
+		boot._host_request('REPLUG-HOST: rtc-wakes-s3')
+		self.assertFalse(boot.qmp.wakes_s3)
+		boot._host_request('REPLUG-HOST: host-wakes-s3')
+		self.assertTrue(boot.qmp.wakes_s3)
+
+
+class SvgTest(unittest.TestCase):
+	def write(self, text: str) -> Path:
+		path = Path(self.tmp.name) / 'r.svg'
+		path.write_text(text)
+		return path
+
+	def setUp(self):
+		self.tmp = tempfile.TemporaryDirectory()
+
+	def tearDown(self):
+		self.tmp.cleanup()
+
+	def svg(self, bars: int) -> str:
+		return ('<svg xmlns="http://www.w3.org/2000/svg" version="1.1">' +
+			'<rect class="row"/>' + '<rect class="phase"/>' * bars + '</svg>')
+
+	def test_enough_bars_pass(self):
+		self.assertEqual(run.svg_failure(self.write(self.svg(3)), 3), '')
+
+	def test_too_few_bars_fail(self):
+		self.assertIn('2 phase bars', run.svg_failure(self.write(self.svg(2)), 3))
+
+	def test_broken_xml_fails(self):
+		self.assertIn('well-formed', run.svg_failure(self.write(self.svg(3)[:-3]), 1))
+
+	def test_not_svg_fails(self):
+		self.assertIn('not svg', run.svg_failure(self.write('<html/>'), 0))
+
+	def test_nothing_sent_fails(self):
+		self.assertIn('no SVG', run.svg_failure(Path(self.tmp.name) / 'none', 1))
 
 
 class CompilerFindingsTest(unittest.TestCase):

@@ -71,17 +71,20 @@ expect_eq() {
 # Every device on a bus, one line each, by bus identity: its bus, its
 # topology path with the instance numbers that a re-enumeration hands out
 # afresh taken out (virtio3, host6, the SCSI host in 6:0:0:0, the HID
-# instance in 0003:0627:0001.0002), and its modalias.  The workqueue "bus"
-# holds kernel objects, not hardware, and is left out.
+# instance in 0003:0627:0001.0002), the driver bound to it ("-" for none:
+# a device back without its driver is not back), and its modalias.  The
+# workqueue "bus" holds kernel objects, not hardware, and is left out.
 inventory() {
-	local link bus path alias
+	local link bus path driver alias
 	for link in /sys/bus/*/devices/*; do
 		bus=${link#/sys/bus/}
 		bus=${bus%%/*}
 		[ "$bus" != workqueue ] || continue
 		path=$(readlink -f "$link")
+		driver=$(readlink "$path/driver")
+		driver=${driver##*/}
 		alias=$(cat "$path/modalias" 2>/dev/null)
-		echo "$bus ${path#/sys/devices/} $alias"
+		echo "$bus ${path#/sys/devices/} ${driver:--} $alias"
 	done | sed -E -e 's/(virtio|host|target|ata|input|usb|rtc)[0-9]+/\1N/g' \
 		-e 's#/[0-9]+:([0-9]+:[0-9]+:[0-9]+)#/N:\1#g' \
 		-e 's/(:[0-9A-F]{4}:[0-9A-F]{4})\.[0-9A-F]{4}/\1.N/g' | sort

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # User space announces the transition itself, waits for udev, then starts
 # it: the rules in udev-rules/ save the NIC's MTU, addresses and link
-# state while the old device is still there, keyed by its bus identity,
-# and give them back to the new one.  The transition takes the
+# state, and its PCI function's power settings, while the old device is
+# still there, keyed by its bus identity, and give them back to the new
+# one.  The transition takes the
 # announced cycle and sends no second announcement.
 
 . /replug/tests/replug-lib.sh
@@ -25,6 +26,11 @@ expect "announce refused when pm_test stops at the freezer" \
 echo none > /sys/power/pm_test
 
 key=$(udevadm info --query=property --property=ID_PATH --value /sys/class/net/$nic)
+fn=/sys/bus/pci/devices/0000:01:00.0
+expect_eq "the function's runtime PM starts forbidden, the PCI default" on \
+	"$(cat $fn/power/control)"
+echo auto > $fn/power/control
+echo 0 > $fn/d3cold_allowed
 ip link set dev $nic mtu 1400
 ip addr add 10.99.0.1/24 dev $nic
 ip link set dev $nic up
@@ -39,6 +45,11 @@ expect_eq "the NIC's bus identity" pci-0000:01:00.0 "$key"
 expect_eq "the rule saved MTU, addresses and link state, by bus identity" \
 	"mtu 1400 addr 10.99.0.1/24 up" \
 	"$(cat /run/replug/net/$key 2>/dev/null | tr '\n' ' ' | sed 's/ $//')"
+logged=$(dmesg | grep -c "replug-sysfs: $key:")
+grep -qx 'power/control auto' /run/replug/sysfs/pci/$key &&
+	grep -qx 'd3cold_allowed 0' /run/replug/sysfs/pci/$key
+ktap_result "the sysfs rule saved the function's settings, by bus identity" $? \
+	"saved: $(cat /run/replug/sysfs/pci/$key 2>&1 | tr '\n' ';')"
 
 inventory > /tmp/inventory.before
 enter_sleep mem
@@ -58,6 +69,19 @@ expect "and its IPv4 address" \
 expect "and its link is up again" \
 	sh -c "ip -o link show dev $nic | grep -q '[<,]UP[,>]'"
 expect "the saved state is used up" test ! -e /run/replug/net/$key
+expect_eq "the new function has its runtime PM setting back" auto \
+	"$(cat $fn/power/control)"
+expect_eq "and d3cold_allowed" 0 "$(cat $fn/d3cold_allowed)"
+expect "the kernel log names each setting given back" \
+	sh -c "dmesg | grep 'replug-sysfs: $key:' | tail -n +$((logged + 1)) |
+	       tr '\n' ';' | grep -q 'power/control restored to auto;.*d3cold_allowed restored to 0;'"
+expect "the saved settings are used up once the driver bound" \
+	sh -c "! ls /run/replug/sysfs/pci/$key* 2> /dev/null"
+for bad in "save /devices/../../etc $key" "save /tmp/x $key" "save $(pci_devpath 0000:01:00.0) ../x" \
+	   "restore" "stash $(pci_devpath 0000:01:00.0) $key"; do
+	/usr/lib/udev/replug-sysfs $bad > /dev/null 2>&1
+	expect_eq "replug-sysfs refuses '$bad' with a usage error" 2 $?
+done
 for bad in "save ../etc/passwd" "save $nic ../../etc" "save" "stash $nic" "save $nic a/b"; do
 	/usr/lib/udev/replug-net $bad > /dev/null 2>&1
 	expect_eq "replug-net refuses '$bad' with a usage error" 2 $?
@@ -77,4 +101,6 @@ expect_eq "the stale announcement is gone" none "$(cat $announce)"
 expect "every device came back" wait_for_inventory /tmp/inventory.before
 ip addr flush dev $nic
 ip link set dev $nic down mtu 1500
+echo on > $fn/power/control
+echo 1 > $fn/d3cold_allowed
 echo classic > /sys/power/replug/mode

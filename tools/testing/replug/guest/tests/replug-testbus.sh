@@ -103,5 +103,28 @@ expect_eq "nothing else changed" \
 
 echo none > /sys/power/pm_test
 echo classic > /sys/power/replug/mode
+
+# Bad writes to the test bus's files change nothing.
+. /replug/tests/replug-knobs-lib.sh
+for bad in "count=0 shape=flat" "count=10001 shape=flat" "count=5 shape=round" \
+	   "count=5" "shape=flat" "count=5 shape=flat fanout=2" \
+	   "count=5 shape=wide depth=2" "count=5 shape=deep depth=0" \
+	   "count=5 shape=flat count=6" "count=-1 shape=flat" "count=5 shape=flat links" \
+	   "count=5 shape=flat unplug_us=1000001" "count=5 shape=flat colour=red"; do
+	expect "tree rejects '$bad'" knob_rejects $tb/tree "$bad"
+done
+for bad in "0 unplug" "0 shutdown error=5" "0 unplug error=0" "0 unplug error=4096" \
+	   "0 replugged error=5" "99999 unplug error=5" "x unplug error=5"; do
+	expect "fault rejects '$bad'" knob_rejects $tb/fault "$bad"
+done
+
+# A deep tree in chains: the benchmark's deep trees of 1,000 and 10,000
+# devices, as a single chain would outgrow sysfs paths.
+echo "count=30 shape=deep depth=10" > $tb/tree
+expect "a deep tree of three chains of ten" wait_bound 30
+expect_eq "three chains start at the root" "0 10 20" \
+	"$(awk '$2 == "-" { printf "%s%s", sep, $1; sep = " " }' $tb/nodes)"
+expect "each chain ten deep: rt29 under rt20" \
+	test -d /sys/bus/replug_test/devices/rt20/rt21/rt22/rt23/rt24/rt25/rt26/rt27/rt28/rt29
 echo 1 > $tb/destroy
 expect "test bus unloads" rmmod replug_testbus
