@@ -33,6 +33,10 @@ grep -q '^replug_sample ' /proc/modules ||
 	expect "sample driver loads" insmod /lib/modules/replug-sample.ko
 expect "sample driver bound to the VGA function" \
 	test "$(basename "$(readlink $vga/driver)")" = replug_sample
+# The last test's replug may still be in udev's hands, its rules giving
+# the new VGA function its settings back: let them finish before this
+# test sets its own.
+udevadm settle --timeout=60
 fresh_swap
 echo deep > /sys/power/mem_sleep
 
