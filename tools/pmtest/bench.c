@@ -23,16 +23,28 @@
 #define TRACE_CLOCK	TRACING "/trace_clock"
 #define TRACE_ON	TRACING "/tracing_on"
 #define SR_EVENT	TRACING "/events/power/suspend_resume/enable"
+#define REPLUG_EVENT	TRACING "/events/replug/replug_device"
+#define CB_START_EVENT	TRACING "/events/power/device_pm_callback_start"
+#define CB_END_EVENT	TRACING "/events/power/device_pm_callback_end"
+/* The test bus's devices and its root, which the rescan starts from. */
+#define TREE_FILTER	"driver == \"" PM_TREE_DRIVER "\" || device == \"" \
+			PM_TREE_DRIVER "\""
+#define BUFFER_SIZE	TRACING "/buffer_size_kb"
 #define PM_TEST_FILE	"/sys/power/pm_test"
 #define PM_TEST_DELAY	"/sys/module/suspend/parameters/pm_test_delay"
 #define STATE_FILE	"/sys/power/state"
 #define MODE_FILE	"/sys/power/replug/mode"
 #define SETTLE_POLL_MS	10
 
-enum { BENCH_SUSPEND, BENCH_RESUME, BENCH_SETTLE, BENCH_TOTAL, BENCH_NR };
+enum {
+	BENCH_SUSPEND, BENCH_RESUME, BENCH_SETTLE, BENCH_TOTAL,
+	BENCH_DEVICES_DOWN, BENCH_DEVICES_UP, BENCH_TREE_DOWN, BENCH_TREE_UP,
+	BENCH_NR
+};
 
 static const char *const bench_names[BENCH_NR] = {
-	"suspend_ms", "resume_ms", "settle_ms", "total_ms"
+	"suspend_ms", "resume_ms", "settle_ms", "total_ms",
+	"devices_down_ms", "devices_up_ms", "tree_down_ms", "tree_up_ms"
 };
 
 /* A file set for the run and put back after it. */
@@ -41,6 +53,7 @@ struct bench_knob {
 	const char *value;
 	bool choice;		/* read back as "a [b] c" */
 	bool pm_test;		/* missing without CONFIG_PM_DEBUG */
+	const char *reset;	/* written back instead of what was read */
 	char old[64];
 };
 
@@ -62,11 +75,27 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* An unused ring buffer reads "7 (expanded: 1408)": keep the 1408. */
+static void knob_unexpand(char *old)
+{
+	static const char tag[] = "(expanded: ";
+	char *size = strstr(old, tag);
+	size_t len;
+
+	if (!size)
+		return;
+	size += strlen(tag);
+	len = strspn(size, "0123456789");
+	memmove(old, size, len);
+	old[len] = '\0';
+}
+
 static int knob_set(struct bench_run *run, struct bench_knob *k)
 {
 	int ret = k->choice ? sysfs_read_choice(k->path, k->old, sizeof(k->old)) :
 			      sysfs_read(k->path, k->old, sizeof(k->old));
 
+	knob_unexpand(k->old);
 	ret = ret < 0 ? ret : sysfs_write(k->path, k->value);
 	if (ret) {
 		k->old[0] = '\0';
@@ -79,8 +108,10 @@ static void knob_restore(struct bench_run *run, struct bench_knob *k)
 {
 	int ret;
 
-	if (k->old[0] && (ret = sysfs_write(k->path, k->old)))
-		pm_err(run->ctx, "cannot put %s back to %s: %s", k->path, k->old,
+	const char *old = k->reset ?: k->old;
+
+	if (k->old[0] && (ret = sysfs_write(k->path, old)))
+		pm_err(run->ctx, "cannot put %s back to %s: %s", k->path, old,
 		       strerror(-ret));
 }
 
@@ -152,7 +183,9 @@ static int bench_cycle(struct bench_run *run, size_t mode, unsigned int round)
 {
 	const struct bench_args *a = run->args;
 	struct strv lines = { 0 };
-	double t0, t1, t2, down, up;
+	struct pm_bench_marks m;
+	double t0, t1, t2, *ms;
+	size_t k;
 	int ret;
 
 	ret = sysfs_write(MODE_FILE, a->modes[mode]);
@@ -174,21 +207,31 @@ static int bench_cycle(struct bench_run *run, size_t mode, unsigned int round)
 		return ret;
 	}
 	ret = settle(run, &t2) ?: trace_read(run, &lines);
-	if (!ret && pm_bench_split(&lines, &down, &up)) {
-		pm_err(run->ctx, "no suspend_resume events in " TRACE_FILE);
+	if (!ret && pm_bench_split(&lines, &m)) {
+		pm_err(run->ctx, "no device phases in the suspend_resume events of "
+		       TRACE_FILE);
 		ret = -ENOENT;
 	}
 	strv_free(&lines);
 	if (ret)
 		return ret;
-	run->ms[mode][BENCH_SUSPEND][round] = (down - t0) * 1e3;
-	run->ms[mode][BENCH_RESUME][round] = (t1 - up) * 1e3;
-	run->ms[mode][BENCH_SETTLE][round] = (t2 - t1) * 1e3;
-	run->ms[mode][BENCH_TOTAL][round] = (down - t0 + t1 - up + t2 - t1) * 1e3;
+	ms = (double[BENCH_NR]){
+		[BENCH_SUSPEND] = m.down - t0,
+		[BENCH_RESUME] = t1 - m.up,
+		[BENCH_SETTLE] = t2 - t1,
+		[BENCH_TOTAL] = m.down - t0 + t2 - m.up,
+		[BENCH_DEVICES_DOWN] = m.down - m.first,
+		[BENCH_DEVICES_UP] = m.last - m.up,
+		[BENCH_TREE_DOWN] = m.tree_down - m.tree_first,
+		[BENCH_TREE_UP] = m.tree_last - m.tree_up,
+	};
+	for (k = 0; k < BENCH_NR; k++)
+		run->ms[mode][k][round] = ms[k] * 1e3;
 	fprintf(run->ctx->err, "round %u/%u %-7s suspend %.1f ms, resume %.1f ms, "
-		"settle %.1f ms\n", round + 1, a->rounds, a->modes[mode],
-		run->ms[mode][BENCH_SUSPEND][round], run->ms[mode][BENCH_RESUME][round],
-		run->ms[mode][BENCH_SETTLE][round]);
+		"settle %.1f ms, devices down %.1f ms, up %.1f ms\n", round + 1,
+		a->rounds, a->modes[mode], ms[BENCH_SUSPEND] * 1e3,
+		ms[BENCH_RESUME] * 1e3, ms[BENCH_SETTLE] * 1e3,
+		ms[BENCH_DEVICES_DOWN] * 1e3, ms[BENCH_DEVICES_UP] * 1e3);
 	return 0;
 }
 
@@ -199,6 +242,17 @@ static double median_of(const struct bench_run *run, size_t mode, int metric)
 
 	memcpy(v, run->ms[mode][metric], run->args->rounds * sizeof(*v));
 	return pm_median(v, run->args->rounds);
+}
+
+/* A figure the trace could not give (a tree's, without a tree) is null. */
+static void json_number(FILE *out, const char *sep, const char *name, int len,
+			double v)
+{
+	fprintf(out, "%s\"%.*s\": ", sep, len, name);
+	if (isnan(v))
+		fputs("null", out);
+	else
+		fprintf(out, "%.3f", v);
 }
 
 static void print_json(const struct bench_run *run)
@@ -217,7 +271,7 @@ static void print_json(const struct bench_run *run)
 			fprintf(out, "%s\n  {\"round\": %u, \"mode\": \"%s\"",
 				r || m ? "," : "", r + 1, a->modes[m]);
 			for (k = 0; k < BENCH_NR; k++)
-				fprintf(out, ", \"%s\": %.3f", bench_names[k], run->ms[m][k][r]);
+				json_number(out, ", ", bench_names[k], -1, run->ms[m][k][r]);
 			fputc('}', out);
 		}
 	}
@@ -225,17 +279,17 @@ static void print_json(const struct bench_run *run)
 	for (m = 0; m < a->nmodes; m++) {
 		fprintf(out, "%s\"%s\": {", m ? ", " : "", a->modes[m]);
 		for (k = 0; k < BENCH_NR; k++)
-			fprintf(out, "%s\"%s\": %.3f", k ? ", " : "", bench_names[k],
-				median_of(run, m, k));
+			json_number(out, k ? ", " : "", bench_names[k], -1,
+				    median_of(run, m, k));
 		fputc('}', out);
 	}
 	fputc('}', out);
 	if (a->nmodes == 2) {
 		fprintf(out, ",\n \"ratio\": {\"of\": \"%s/%s\"", a->modes[0], a->modes[1]);
 		for (k = 0; k < BENCH_NR; k++)
-			fprintf(out, ", \"%.*s\": %.3f", (int)strcspn(bench_names[k], "_"),
-				bench_names[k],
-				pm_ratio(median_of(run, 0, k), median_of(run, 1, k)));
+			json_number(out, ", ", bench_names[k],
+				    (int)(strlen(bench_names[k]) - strlen("_ms")),
+				    pm_ratio(median_of(run, 0, k), median_of(run, 1, k)));
 		fputc('}', out);
 	}
 	fputs("}\n", out);
@@ -250,8 +304,9 @@ static void print_text(const struct bench_run *run)
 
 	fprintf(out, "bench %s: %zu devices, %s, pm_test %s, median of %u rounds\n",
 		a->label, run->before.n, a->state, a->test, a->rounds);
-	fprintf(out, "%-16s %10s %10s %10s %10s\n", "mode", "suspend", "resume",
-		"settle", "total");
+	fprintf(out, "%-16s %10s %10s %10s %10s %10s %10s %10s %10s\n", "mode",
+		"suspend", "resume", "settle", "total", "dev down", "dev up",
+		"tree down", "tree up");
 	for (m = 0; m < a->nmodes; m++) {
 		fprintf(out, "%-16s", a->modes[m]);
 		for (k = 0; k < BENCH_NR; k++)
@@ -317,7 +372,18 @@ int cmd_bench(struct pmtest_ctx *ctx, int argc, char **argv)
 		{ .path = PM_TEST_DELAY, .value = "0", .pm_test = true },
 		/* CLOCK_MONOTONIC, as now() reads it. */
 		{ .path = TRACE_CLOCK, .value = "mono", .choice = true },
+		/* Room for a bind event per device of a 10,000-device tree. */
+		{ .path = BUFFER_SIZE, .value = "4096" },
 		{ .path = SR_EVENT, .value = "1" },
+		/* When the last device that came back was bound. */
+		{ .path = REPLUG_EVENT "/filter", .value = "action == \"replug\"",
+		  .reset = "0" },
+		{ .path = REPLUG_EVENT "/enable", .value = "1" },
+		/* What a test-bus tree's own devices took, in either mode. */
+		{ .path = CB_START_EVENT "/filter", .value = TREE_FILTER, .reset = "0" },
+		{ .path = CB_START_EVENT "/enable", .value = "1" },
+		{ .path = CB_END_EVENT "/filter", .value = TREE_FILTER, .reset = "0" },
+		{ .path = CB_END_EVENT "/enable", .value = "1" },
 		{ .path = TRACE_ON, .value = "1" },
 	};
 	struct bench_run run = { .ctx = ctx, .args = &args };

@@ -332,7 +332,16 @@ int sysfs_read_choice(const char *path, char *buf, size_t size);
 bool pm_is_root(const struct pmtest_ctx *ctx);
 
 /* benchstat.c: the bench command's arithmetic. */
-int pm_bench_split(const struct strv *lines, double *down, double *up);
+#define PM_TREE_DRIVER	"replug_test"	/* the test bus's driver and root */
+struct pm_bench_marks {
+	double first;	/* the first device phase on the way down begins */
+	double down;	/* the last one ends */
+	double up;	/* the first device phase on the way up begins */
+	double last;	/* the last one ends, or the last replugged device binds */
+	/* The same for the test bus's devices alone, NAN without a tree. */
+	double tree_first, tree_down, tree_up, tree_last;
+};
+int pm_bench_split(const struct strv *lines, struct pm_bench_marks *m);
 double pm_median(double *v, size_t n);
 double pm_ratio(double a, double b);
 

@@ -53,6 +53,9 @@
  */
 #define REPLUG_WINDOW_MS	30000
 
+/* The walk and the rescan show in a suspend's timeline, as dpm_suspend() does. */
+#define TPS(x)	tracepoint_string(x)
+
 enum replug_mode {
 	REPLUG_MODE_CLASSIC,
 	REPLUG_MODE_REPLUG,
@@ -843,7 +846,9 @@ int pm_replug_unplug(struct pm_intent *intent)
 	if (!replug_engaged(intent))
 		return 0;
 
+	trace_suspend_resume(TPS("replug_unplug"), 0, true);
 	error = replug_unplug_all(intent, replug_call_unplug);
+	trace_suspend_resume(TPS("replug_unplug"), 0, false);
 	if (error) {
 		pr_err("cycle %llu: unplug failed, bringing %u removed devices back\n",
 		       intent->cycle, replug.removed);
@@ -918,9 +923,11 @@ void pm_replug_replug(const struct pm_intent *intent)
 	if (!replug.notified)
 		return;
 
+	trace_suspend_resume(TPS("replug_rescan"), 0, true);
 	replug_open_cycle(intent, false);
 	replug_rescan();
 	replug_notify_kept(intent);
+	trace_suspend_resume(TPS("replug_rescan"), 0, false);
 	pr_info("cycle %llu: buses rescanned, %u devices kept\n", intent->cycle,
 		replug.kept);
 	schedule_delayed_work(&replug.close_window,

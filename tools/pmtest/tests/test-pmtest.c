@@ -422,24 +422,69 @@ static void test_events(struct t *t)
 	pm_norm_free(&norm);
 }
 
-/* @trace: lines split at '|'. */
-static void split_case(struct t *t, const char *name, const char *trace, int want,
-		       double down, double up)
+/* @trace: lines split at '|'; @want: first, down, up, last. */
+static void split_case(struct t *t, const char *name, const char *trace, int ret_want,
+		       const double *want)
 {
 	struct strv lines = { 0 };
-	double got_down, got_up;
-	int ret;
+	struct pm_bench_marks m;
+	double got[4];
+	bool same = true;
+	int ret, i;
 
 	split_lines(trace, &lines);
-	ret = pm_bench_split(&lines, &got_down, &got_up);
-	if (!ret)
-		fprintf(t->out, "# down %.6f up %.6f\n", got_down, got_up);
-	check(t, ret == want && (ret || (fabs(got_down - down) < 1e-9 &&
-					 fabs(got_up - up) < 1e-9)), "bench split: %s", name);
+	ret = pm_bench_split(&lines, &m);
+	if (!ret) {
+		fprintf(t->out, "# first %.6f down %.6f up %.6f last %.6f\n",
+			m.first, m.down, m.up, m.last);
+		memcpy(got, (double[]){ m.first, m.down, m.up, m.last }, sizeof(got));
+		for (i = 0; i < 4; i++)
+			same = same && fabs(got[i] - want[i]) < 1e-9;
+	}
+	check(t, ret == ret_want && (ret || same), "bench split: %s", name);
 	strv_free(&lines);
 }
 
 #define SR(ts, what) "  sh-1 [000] ..... " ts ": suspend_resume: " what
+#define RD(ts, what) "  kworker/0:1-9 [001] ..... " ts ": replug_device: " what
+#define MARKS(...) ((const double[]){ __VA_ARGS__ })
+#define CB(ts, what) "  kworker/u8:2-40 [000] ..... " ts ": device_pm_callback_" what
+
+/* The tree's own span, from its callbacks and its devices' binds. */
+static void split_tree_case(struct t *t)
+{
+	struct strv lines = { 0 };
+	struct pm_bench_marks m;
+	int ret;
+
+	split_lines(SR("1.0", "replug_unplug[0] begin") "|"
+		    CB("1.2", "start: replug_test rt9, parent: rt1, replug unplug[suspend]") "|"
+		    CB("1.25", "end: replug_test rt9, err=0") "|"
+		    CB("1.4", "start: replug_test rt1, parent: replug_test, replug remove[suspend]") "|"
+		    CB("1.5", "end: replug_test rt1, err=0") "|"
+		    SR("1.6", "replug_unplug[0] end") "|"
+		    SR("2.0", "dpm_suspend[2] end") "|"
+		    SR("3.0", "dpm_resume[16] begin") "|"
+		    SR("3.2", "dpm_complete[16] end") "|"
+		    SR("3.3", "replug_rescan[0] begin") "|"
+		    CB("3.35", "start:  replug_test, parent: none, replug rescan[resume]") "|"
+		    CB("3.45", "end:  replug_test, err=0") "|"
+		    SR("3.5", "replug_rescan[0] end") "|"
+		    RD("3.9", "replug e1000e 0000:01:00.0 cycle=2 transition=suspend") "|"
+		    RD("3.7", "replug replug_test rt1 cycle=2 transition=suspend"), &lines);
+	ret = pm_bench_split(&lines, &m);
+	check(t, !ret && m.last == 3.9 && m.tree_first == 1.2 && m.tree_down == 1.5 &&
+	      m.tree_up == 3.35 && m.tree_last == 3.7,
+	      "bench split: a tree's span, from its own devices alone");
+	strv_free(&lines);
+	split_lines(SR("1.0", "dpm_prepare[2] begin") "|" SR("2.0", "dpm_suspend[2] end") "|"
+		    SR("3.0", "dpm_resume[16] begin") "|" SR("3.5", "dpm_complete[16] end") "|"
+		    RD("3.6", "replug replug_test rt1 cycle=1 transition=suspend"), &lines);
+	ret = pm_bench_split(&lines, &m);
+	check(t, !ret && isnan(m.tree_first) && isnan(m.tree_last),
+	      "bench split: no tree without the tree's callbacks");
+	strv_free(&lines);
+}
 
 static void test_bench(struct t *t)
 {
@@ -447,31 +492,63 @@ static void test_bench(struct t *t)
 
 	split_case(t, "pm_test=devices: after dpm_suspend, before dpm_resume",
 		   SR("10.000000", "suspend_enter[2] begin") "|"
+		   SR("10.050000", "dpm_prepare[2] begin") "|"
 		   SR("10.100000", "dpm_suspend[2] begin") "|"
 		   SR("10.400000", "dpm_suspend[2] end") "|"
 		   SR("10.400100", "dpm_resume[16] begin") "|"
-		   SR("10.700000", "dpm_resume[16] end"), 0, 10.4, 10.4001);
+		   SR("10.700000", "dpm_resume[16] end") "|"
+		   SR("10.800000", "dpm_complete[16] end"), 0,
+		   MARKS(10.05, 10.4, 10.4001, 10.8));
 	split_case(t, "S3: late and noirq, then machine_suspend",
+		   SR("0.5", "dpm_prepare[2] begin") "|"
 		   SR("1.0", "dpm_suspend[2] end") "|" SR("1.5", "dpm_suspend_late[2] end") "|"
 		   SR("1.7", "dpm_suspend_noirq[2] end") "|"
 		   SR("1.8", "machine_suspend[3] begin") "|"
 		   SR("9.0", "machine_suspend[3] end") "|"
 		   SR("9.1", "dpm_resume_noirq[16] begin") "|"
-		   SR("9.5", "dpm_resume[16] begin"), 0, 1.8, 9.0);
+		   SR("9.5", "dpm_resume[16] begin") "|" SR("9.9", "dpm_complete[16] end"),
+		   0, MARKS(0.5, 1.8, 9.0, 9.9));
+	split_case(t, "replug: from the walk to the last device bound again",
+		   SR("1.0", "freeze_processes[0] end") "|"
+		   SR("1.1", "replug_unplug[0] begin") "|"
+		   SR("1.6", "replug_unplug[0] end") "|"
+		   SR("1.7", "dpm_prepare[2] begin") "|"
+		   SR("2.0", "dpm_suspend[2] end") "|"
+		   SR("3.0", "dpm_resume[16] begin") "|"
+		   SR("3.2", "dpm_complete[16] end") "|"
+		   SR("3.3", "replug_rescan[0] begin") "|"
+		   RD("3.4", "replug replug_test rt7 cycle=2 transition=suspend") "|"
+		   SR("3.5", "replug_rescan[0] end") "|"
+		   RD("4.25", "replug replug_test rt1 cycle=2 transition=suspend") "|"
+		   RD("3.9", "replug replug_test rt2 cycle=2 transition=suspend"),
+		   0, MARKS(1.1, 2.0, 3.0, 4.25));
+	split_tree_case(t);
 	split_case(t, "other events and lines are ignored",
-		   "# tracer: nop|" SR("2.0", "dpm_suspend[2] end") "|"
-		   "  sh-1 [000] ..... 2.5: replug_device: rt1 unplug|"
+		   "# tracer: nop|" SR("1.0", "dpm_prepare[2] begin") "|"
+		   SR("2.0", "dpm_suspend[2] end") "|"
+		   RD("2.5", "unplug replug_test rt1 cycle=1 transition=suspend") "|"
 		   SR("2.6", "dpm_prepare[2] end") "|"
-		   SR("3.0", "dpm_resume[16] begin"), 0, 2.6 - 0.6, 3.0);
-	split_case(t, "a trace without the way up", SR("2.0", "dpm_suspend[2] end"),
-		   -ENOENT, 0, 0);
-	split_case(t, "an empty trace", "", -ENOENT, 0, 0);
+		   SR("3.0", "dpm_resume[16] begin") "|"
+		   SR("3.5", "dpm_complete[16] end") "|"
+		   RD("3.6", "keep replug_test rt1 cycle=1 transition=suspend"),
+		   0, MARKS(1.0, 2.0, 3.0, 3.5));
+	split_case(t, "a trace without the way up",
+		   SR("1.0", "dpm_prepare[2] begin") "|" SR("2.0", "dpm_suspend[2] end"),
+		   -ENOENT, NULL);
+	split_case(t, "a trace without the device phases' ends",
+		   SR("2.0", "dpm_suspend[2] end") "|" SR("3.0", "dpm_resume[16] begin"),
+		   -ENOENT, NULL);
+	split_case(t, "an empty trace", "", -ENOENT, NULL);
 	split_case(t, "a malformed timestamp is no event",
+		   SR("1.0", "dpm_prepare[2] begin") "|"
 		   "  sh-1 [000] ..... x2.0: suspend_resume: dpm_suspend[2] end|"
-		   SR("3.0", "dpm_resume[16] begin"), -ENOENT, 0, 0);
+		   SR("3.0", "dpm_resume[16] begin") "|" SR("3.5", "dpm_complete[16] end"),
+		   -ENOENT, NULL);
 	check(t, pm_median(v, 3) == 3, "bench: median of an odd count");
 	check(t, pm_median(w, 4) == 2.5, "bench: median of an even count");
 	check(t, isnan(pm_median(v, 0)), "bench: median of nothing");
+	check(t, isnan(pm_median((double[]){ 1, NAN, 2 }, 3)),
+	      "bench: median with a figure missing");
 	check(t, pm_ratio(3, 4) == 0.75 && isnan(pm_ratio(1, 0)), "bench: ratio, none over 0");
 }
 

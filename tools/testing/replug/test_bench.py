@@ -14,10 +14,16 @@ import bench  # noqa: E402
 
 
 def run(label: str, replug: list[float], classic: list[float], devices: int = 10) -> str:
-	"""A pmtest bench JSON line: medians suspend, resume, settle per mode."""
+	"""A pmtest bench JSON line: medians suspend, resume, settle per mode,
+	then the device phases down and up, by default as long as suspend and
+	resume, and the tree's own, by default as long as the device phases
+	(None for a run without a tree)."""
 	def medians(v):
+		down, up = v[3:5] if len(v) >= 5 else v[0:2]
+		tree = v[5:7] if len(v) == 7 else (None, None) if label == 'devices' else (down, up)
 		return {'suspend_ms': v[0], 'resume_ms': v[1], 'settle_ms': v[2],
-			'total_ms': sum(v)}
+			'total_ms': sum(v[:3]), 'devices_down_ms': down,
+			'devices_up_ms': up, 'tree_down_ms': tree[0], 'tree_up_ms': tree[1]}
 	return json.dumps({'label': label, 'devices': devices, 'state': 'mem',
 			   'test': 'devices', 'rounds': 3, 'cycles': [],
 			   'median': {'replug': medians(replug),
@@ -56,6 +62,20 @@ class SummaryTest(unittest.TestCase):
 		self.assertEqual(row['bound_ms'], 8.0)
 		self.assertEqual(row['of_bound']['replug'], 1.0)
 		self.assertIsNone(row['ratio']['settle'])
+
+	def test_bound_and_cost_count_the_device_phases_only(self):
+		s = self.summary(run('deep-20-1000us', [100, 100, 0, 300, 500, 30, 50],
+				     [100, 100, 0, 400, 400, 40, 40], 20),
+				 run('flat-100-0us', [70, 70, 0, 3, 7], [70, 70, 0, 1, 1], 100))
+		self.assertEqual(s['runs'][0]['of_bound'], {'replug': 2.0, 'classic': 2.0})
+		self.assertEqual(s['runs'][1]['per_device_ms'],
+				 {'replug': 0.1, 'classic': 0.02})
+		self.assertEqual(s['runs'][1]['ratio']['devices_up'], 7.0)
+
+	def test_a_run_without_a_tree_has_no_tree_figures(self):
+		s = self.summary(run('devices', [10, 20, 30], [10, 20, 10]))
+		self.assertIsNone(s['runs'][0]['ratio']['tree_up'])
+		self.assertIn('devices', bench.table(s))
 
 	def test_targets_met_and_missed(self):
 		s = self.summary(run('wide-1000-1000us', [4, 4, 2], [5, 5, 0], 1000),
