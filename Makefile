@@ -5,6 +5,7 @@
 #   make run     build everything, boot the guest, show a transition
 #   make check   run every test; ends with "N passed, N failed"
 #   make bench   replug against classic, side by side; build/test/bench/
+#   make series  the whole of replug as a format-patch series; build/series/
 #   make deps    install the Debian packages the build and tests need
 
 BUILD      := $(CURDIR)/build
@@ -24,14 +25,15 @@ RUNNER     := python3 -u tools/testing/replug/run.py --kernel $(BZIMAGE) \
 DEB_PACKAGES := linux-source-6.12 qemu-system-x86 busybox-static udev \
 	libkmod-dev libudev-dev kexec-tools e2fsprogs ccache sparse \
 	build-essential flex bison bc libelf-dev libssl-dev dwarves cpio \
-	rsync kmod python3 pkg-config git iproute2
+	rsync kmod python3 pkg-config git iproute2 python3-ply python3-git
 
 SAMPLES    := $(BUILD)/samples/replug
 SAMPLE_KO  := $(SAMPLES)/replug-sample.ko
 TESTBUS_KO := $(KOBJ)/drivers/base/power/replug-testbus.ko
 PMTEST     := $(BUILD)/pmtest/pmtest
 
-.PHONY: all deps tree export-patches kernel modules pmtest initramfs run check bench clean
+.PHONY: all deps tree export-patches series series-build kernel modules pmtest \
+	initramfs run check bench clean
 
 all: kernel initramfs
 
@@ -51,6 +53,15 @@ tree: deps
 # After committing a change to an existing kernel file in build/linux.
 export-patches:
 	@scripts/prepare-tree.sh --export $(KSRC) $(CURDIR)
+
+# The whole of replug, hooks and new files, as a git format-patch series
+# on the pristine tree, in build/series (order: patches/upstream).
+series: tree
+	@scripts/make-series.sh $(KSRC) $(CURDIR) $(BUILD)/series
+
+# The same, building the kernel after every patch (bisectable); long.
+series-build: tree
+	@scripts/make-series.sh $(KSRC) $(CURDIR) $(BUILD)/series --build
 
 # tinyconfig plus kernel/configs/replug.config, redone when either the
 # fragment or the Kconfig files the series touches change.

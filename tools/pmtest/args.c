@@ -112,6 +112,22 @@ static const struct pm_help {
 	  "                        and ' ._=,:-', up to 64\n"
 	  "  --settle-timeout SEC  wait for udev and the devices (default 120)\n"
 	  "  --format FORMAT       text (default) or json\n" },
+	{ "fuzz", "KNOB... [--count N] [--seed S] [--max-len BYTES] [--watch FILE]... "
+		  "[--format ktap|text|json]",
+	  "Write N hostile inputs to each KNOB (a sysfs or debugfs file): binary\n"
+	  "bytes that are not UTF-8, words too long for any keyword, negative\n"
+	  "numbers, numbers past 64 bits and keywords with a stray byte, none with\n"
+	  "a NUL byte.  Each write must fail with EINVAL (or E2BIG, past a page)\n"
+	  "and change neither the knob, nor any FILE watched, nor the kernel's\n"
+	  "taint flags, which a WARN or an oops sets.  A result per KNOB; the\n"
+	  "inputs that were not refused cleanly are shown escaped.  The same seed\n"
+	  "gives the same inputs.  Needs root.\n\n"
+	  "  --count N            inputs per knob, 1 to 100000 (default 1000)\n"
+	  "  --seed S             0 to 4294967295 (default 1)\n"
+	  "  --max-len BYTES      the longest input, 64 to 65536 (default 8192)\n"
+	  "  --watch FILE         a file whose content must not change; may be\n"
+	  "                       repeated\n"
+	  "  --format FORMAT      ktap (default), text or json\n" },
 	{ "report", "[--trace FILE] [--cycle N] [--format text|json|svg] [--output FILE]",
 	  "Read an ftrace text trace of the replug_device and device_pm_callback_*\n"
 	  "events and show, for one replug cycle, each device's part in it: its\n"
@@ -617,6 +633,57 @@ int bench_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct benc
 }
 
 /* On PM_PARSE_RUN, the caller frees a->modules. */
+int fuzz_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct fuzz_args *a)
+{
+	enum { O_COUNT = 256, O_SEED, O_MAX_LEN, O_WATCH, O_FORMAT };
+	static const struct option longs[] = {
+		{ "count", required_argument, NULL, O_COUNT },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "max-len", required_argument, NULL, O_MAX_LEN },
+		{ "watch", required_argument, NULL, O_WATCH },
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c, ret = PM_PARSE_RUN;
+
+	*a = (struct fuzz_args){ .count = 1000, .seed = 1, .max_len = 8192 };
+	/* Never more than argc of either. */
+	a->knobs = calloc(argc, sizeof(*a->knobs));
+	a->watch = calloc(argc, sizeof(*a->watch));
+	if (!a->knobs || !a->watch) {
+		fprintf(ctx->err, "pmtest: %s: out of memory\n", ctx->command);
+		ret = PM_PARSE_USAGE;
+	}
+	reset_getopt();
+	while (ret == PM_PARSE_RUN && (c = next_opt(ctx, argc, argv, ":h", longs)) != -1) {
+		if (c == PM_PARSE_USAGE)
+			ret = c;
+		else if (c == 'h')
+			ret = show_help(ctx);
+		else if (c == O_COUNT && !parse_uint(optarg, 1, 100000, &a->count))
+			ret = usage_error(ctx, "bad --count '%s': 1 to 100000", optarg);
+		else if (c == O_SEED && !parse_uint(optarg, 0, UINT_MAX, &a->seed))
+			ret = usage_error(ctx, "bad --seed '%s': 0 to 4294967295", optarg);
+		else if (c == O_MAX_LEN && !parse_uint(optarg, PM_FUZZ_MIN_LEN, 65536, &a->max_len))
+			ret = usage_error(ctx, "bad --max-len '%s': 64 to 65536", optarg);
+		else if (c == O_WATCH)
+			a->watch[a->nwatch++] = optarg;
+		else if (c == O_FORMAT && !parse_format(optarg, &a->format))
+			ret = usage_error(ctx, "bad --format '%s'", optarg);
+	}
+	if (ret == PM_PARSE_RUN && optind == argc)
+		ret = usage_error(ctx, "needs a knob to write to");
+	while (ret == PM_PARSE_RUN && optind < argc)
+		a->knobs[a->nknobs++] = argv[optind++];
+	if (ret != PM_PARSE_RUN) {
+		free(a->knobs);
+		free(a->watch);
+		a->knobs = a->watch = NULL;
+	}
+	return ret;
+}
+
 int kunit_parse(const struct pmtest_ctx *ctx, int argc, char **argv, struct kunit_args *a)
 {
 	static const struct option longs[] = {

@@ -17,6 +17,7 @@ static const struct {
 	{ "kunit", cmd_kunit },
 	{ "report", cmd_report },
 	{ "bench", cmd_bench },
+	{ "fuzz", cmd_fuzz },
 };
 
 int main(int argc, char **argv)

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <regex.h>
 
@@ -181,6 +182,20 @@ struct bench_args {
 	char modes_buf[32];
 };
 
+#define PM_FUZZ_MIN_LEN		64	/* longer than any keyword */
+#define PM_FUZZ_MAX_SHOWN	5	/* failures shown per knob before giving up */
+
+struct fuzz_args {
+	const char **knobs;
+	size_t nknobs;
+	const char **watch;
+	size_t nwatch;
+	unsigned int count;
+	unsigned int seed;
+	unsigned int max_len;
+	enum pm_format format;
+};
+
 struct kunit_args {
 	const char **modules;
 	size_t nmodules;
@@ -212,6 +227,8 @@ int change_parse(const struct pmtest_ctx *ctx, int argc, char **argv,
 		 struct change_args *a);
 int tree_parse(const struct pmtest_ctx *ctx, int argc, char **argv,
 	       struct tree_args *a);
+int fuzz_parse(const struct pmtest_ctx *ctx, int argc, char **argv,
+	       struct fuzz_args *a);
 int kunit_parse(const struct pmtest_ctx *ctx, int argc, char **argv,
 		struct kunit_args *a);
 int bench_parse(const struct pmtest_ctx *ctx, int argc, char **argv,
@@ -345,6 +362,27 @@ int pm_bench_split(const struct strv *lines, struct pm_bench_marks *m);
 double pm_median(double *v, size_t n);
 double pm_ratio(double a, double b);
 
+/* fuzzgen.c: the fuzz command's hostile inputs, from a seed. */
+enum pm_fuzz_kind {
+	PM_FUZZ_BINARY,
+	PM_FUZZ_OVERLONG,
+	PM_FUZZ_NEGATIVE,
+	PM_FUZZ_OVERFLOW,
+	PM_FUZZ_NEAR_MISS,
+	PM_FUZZ_NR_KINDS
+};
+
+struct pm_fuzz_gen {
+	uint64_t state;
+	size_t max_len;
+	unsigned long made;
+};
+
+void pm_fuzz_init(struct pm_fuzz_gen *g, uint64_t seed, size_t max_len);
+size_t pm_fuzz_next(struct pm_fuzz_gen *g, char *buf, enum pm_fuzz_kind *kind);
+const char *pm_fuzz_kind_name(enum pm_fuzz_kind kind);
+void pm_fuzz_escape(const char *buf, size_t len, char *out, size_t room);
+
 /* module.c: loading a module by name or from a path with libkmod. */
 int pm_module_load(const struct pmtest_ctx *ctx, const char *name, bool is_path);
 
@@ -362,5 +400,6 @@ int cmd_tree(struct pmtest_ctx *ctx, int argc, char **argv);
 int cmd_kunit(struct pmtest_ctx *ctx, int argc, char **argv);
 int cmd_report(struct pmtest_ctx *ctx, int argc, char **argv);
 int cmd_bench(struct pmtest_ctx *ctx, int argc, char **argv);
+int cmd_fuzz(struct pmtest_ctx *ctx, int argc, char **argv);
 
 #endif

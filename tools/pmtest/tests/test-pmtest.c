@@ -154,6 +154,7 @@ static int parse(const char *cmd, const char *line, char *err, size_t size)
 		struct bench_args bench;
 		struct kunit_args kunit;
 		struct report_args report;
+		struct fuzz_args fuzz;
 	} a;
 	struct pmtest_ctx ctx = { .command = cmd, .out = fopen("/dev/null", "w"),
 				  .err = fmemopen(err, size, "w") };
@@ -179,8 +180,14 @@ static int parse(const char *cmd, const char *line, char *err, size_t size)
 		ret = kunit_parse(&ctx, argc, argv, &a.kunit);
 	else if (!strcmp(cmd, "report"))
 		ret = report_parse(&ctx, argc, argv, &a.report);
+	else if (!strcmp(cmd, "fuzz"))
+		ret = fuzz_parse(&ctx, argc, argv, &a.fuzz);
 	if (ret == PM_PARSE_RUN && !strcmp(cmd, "kunit"))
 		free(a.kunit.modules);
+	if (ret == PM_PARSE_RUN && !strcmp(cmd, "fuzz")) {
+		free(a.fuzz.knobs);
+		free(a.fuzz.watch);
+	}
 	fclose(ctx.out);
 	fclose(ctx.err);
 	free(copy);
@@ -246,6 +253,20 @@ static void test_args(struct t *t)
 		  PM_PARSE_USAGE },
 		{ "bench", "--format ktap", PM_PARSE_USAGE },
 		{ "bench", "extra", PM_PARSE_USAGE },
+		{ "fuzz", "/sys/power/replug/mode", PM_PARSE_RUN },
+		{ "fuzz", "a b --count 5000 --seed 0 --max-len 64 --watch w --watch v "
+			  "--format json", PM_PARSE_RUN },
+		{ "fuzz", "--help", PM_PARSE_HELP },
+		{ "fuzz", "", PM_PARSE_USAGE },
+		{ "fuzz", "--count 10", PM_PARSE_USAGE },
+		{ "fuzz", "k --count 0", PM_PARSE_USAGE },
+		{ "fuzz", "k --count 100001", PM_PARSE_USAGE },
+		{ "fuzz", "k --seed -1", PM_PARSE_USAGE },
+		{ "fuzz", "k --seed 4294967296", PM_PARSE_USAGE },
+		{ "fuzz", "k --max-len 63", PM_PARSE_USAGE },
+		{ "fuzz", "k --max-len 65537", PM_PARSE_USAGE },
+		{ "fuzz", "k --watch", PM_PARSE_USAGE },
+		{ "fuzz", "k --format xml", PM_PARSE_USAGE },
 		{ "change", "vanish rt5", PM_PARSE_RUN },
 		{ "change", "swap 5 --format text", PM_PARSE_RUN },
 		{ "change", "appear root", PM_PARSE_RUN },
@@ -550,6 +571,76 @@ static void test_bench(struct t *t)
 	check(t, isnan(pm_median((double[]){ 1, NAN, 2 }, 3)),
 	      "bench: median with a figure missing");
 	check(t, pm_ratio(3, 4) == 0.75 && isnan(pm_ratio(1, 0)), "bench: ratio, none over 0");
+}
+
+/* Whether @buf holds what its kind promises: invalid for every knob. */
+static bool fuzz_input_ok(const char *buf, size_t len, size_t max_len, enum pm_fuzz_kind kind)
+{
+	size_t i, digits = 0, run = 0;
+	bool high = false;
+
+	if (!len || len > max_len || strlen(buf) != len)
+		return false;
+	for (i = 0; i < len; i++) {
+		high |= (unsigned char)buf[i] >= 0x80;
+		run = buf[i] >= '0' && buf[i] <= '9' ? run + 1 : 0;
+		digits = run > digits ? run : digits;
+	}
+	switch (kind) {
+	case PM_FUZZ_BINARY:
+		return high;
+	case PM_FUZZ_OVERLONG:
+		return len >= PM_FUZZ_MIN_LEN && strspn(buf, "abcdefghijklmnopqrstuvwxyz") == len;
+	case PM_FUZZ_NEGATIVE:
+		return strchr(buf, '-') && buf[len - 1] >= '0' && buf[len - 1] <= '9';
+	case PM_FUZZ_OVERFLOW:
+		return digits >= 21;
+	case PM_FUZZ_NEAR_MISS:
+		return (unsigned char)buf[len - 1] >= 0x80 ||
+		       (buf[len - 1] >= 1 && buf[len - 1] <= 8);
+	default:
+		return false;
+	}
+}
+
+static void test_fuzz(struct t *t)
+{
+	struct pm_fuzz_gen g, h;
+	enum pm_fuzz_kind kind, kind2;
+	unsigned int i, seen[PM_FUZZ_NR_KINDS] = { 0 }, bad = 0, same = 0;
+	char buf[8193], buf2[8193], shown[16];
+	size_t len, len2;
+
+	pm_fuzz_init(&g, 7, 8192);
+	for (i = 0; i < 5000; i++) {
+		len = pm_fuzz_next(&g, buf, &kind);
+		seen[kind]++;
+		if (!fuzz_input_ok(buf, len, 8192, kind)) {
+			if (!bad++)
+				fprintf(t->out, "# input %u (%s) breaks its kind's promise\n", i,
+					pm_fuzz_kind_name(kind));
+		}
+	}
+	check(t, !bad, "fuzz: 5000 inputs, each invalid in the way its kind promises");
+	check(t, seen[PM_FUZZ_BINARY] == 1000 && seen[PM_FUZZ_NEAR_MISS] == 1000,
+	      "fuzz: the kinds come in turn");
+	pm_fuzz_init(&g, 42, 64);
+	pm_fuzz_init(&h, 42, 64);
+	for (i = 0; i < 100; i++) {
+		len = pm_fuzz_next(&g, buf, &kind);
+		len2 = pm_fuzz_next(&h, buf2, &kind2);
+		same += len == len2 && kind == kind2 && !memcmp(buf, buf2, len) && len <= 64;
+	}
+	check(t, same == 100, "fuzz: a seed gives the same inputs, within --max-len");
+	pm_fuzz_init(&h, 43, 64);
+	pm_fuzz_init(&g, 42, 64);
+	len = pm_fuzz_next(&g, buf, &kind);
+	len2 = pm_fuzz_next(&h, buf2, &kind2);
+	check(t, len != len2 || memcmp(buf, buf2, len), "fuzz: another seed, other inputs");
+	pm_fuzz_escape("a\\\x80\n", 4, buf, sizeof(buf));
+	pm_fuzz_escape("abcdefghijklmnopqrstuvwxyz", 26, shown, sizeof(shown));
+	check(t, !strcmp(buf, "a\\x5c\\x80\\x0a") && !strcmp(shown, "abcdefghijklmno"),
+	      "fuzz: inputs shown as C escapes, cut to fit");
 }
 
 static void test_report(struct t *t)
@@ -1013,6 +1104,7 @@ int main(void)
 	test_cycle(&t);
 	test_render(&t);
 	test_bench(&t);
+	test_fuzz(&t);
 	fclose(t.out);
 	printf("KTAP version 1\n1..%u\n%s%u passed, %u failed\n", t.n, buf,
 	       t.n - t.failed, t.failed);

@@ -545,7 +545,7 @@ CHECK_BOOTS = [
 	# A 1,000-device tree of the synthetic test bus: cycled, faults at the
 	# first, a middle and the last test device rolled back, hardware
 	# changed while asleep.
-	CheckBoot('replug-testbus', ['replug-testbus']),
+	CheckBoot('replug-testbus', ['replug-testbus', 'replug-fuzz']),
 	# tools/pmtest as a driver author runs it: a 1,000-device test-bus
 	# tree cycled, faults at the first, a middle and the last device of
 	# the walk, hardware changed while asleep, real S3, s2idle and
@@ -694,9 +694,14 @@ def project_sources() -> list[Path]:
 	return sorted(p for d in KERNEL_DIRS for p in (PROJECT / d).rglob('*.[ch]'))
 
 
+# checkpatch runs scripts/spdxcheck.py with the python3 it finds first,
+# which must be Debian's, where python3-ply and python3-git are.
+CHECK_ENV = dict(os.environ, PATH='/usr/bin:' + os.environ.get('PATH', ''))
+
+
 def static_check(name: str, cmd: list[str], cwd: Path, clean, tally: Tally) -> None:
 	"""One static check as one test: ok when clean(output) holds."""
-	out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+	out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=CHECK_ENV)
 	text = out.stdout + out.stderr
 	if clean(text, out.returncode):
 		tally.passed += 1
@@ -732,6 +737,24 @@ def run_static_checks(kernel_src: Path, tally: Tally) -> None:
 		static_check(f'kernel-doc {rel}',
 			     ['scripts/kernel-doc', '-Wall', '-none', str(src)],
 			     kernel_src, lambda t, rc: rc == 0 and not t.strip(), tally)
+
+
+def run_series_checks(kernel_src: Path, tally: Tally) -> None:
+	"""make series: the plan covers every patch and new file, the series
+	applies with git am and gives the tree the build uses, and checkpatch
+	finds no error or warning in any of its patches (the CHECKs are held
+	to zero file by file above, TRACE_EVENT()'s layout apart)."""
+	out_dir = kernel_src.resolve().parent / 'series'
+	static_check('make series: every patch and new file, applied with git am',
+		     [str(PROJECT / 'scripts' / 'make-series.sh'), str(kernel_src),
+		      str(PROJECT), str(out_dir)], PROJECT,
+		     lambda t, rc: rc == 0, tally)
+	for patch in sorted(out_dir.glob('*.patch')):
+		static_check(f'checkpatch --strict series/{patch.name}',
+			     ['perl', 'scripts/checkpatch.pl', '--strict', '--terse',
+			      str(patch)], kernel_src,
+			     lambda t, rc: not CHECKPATCH_NO_CHECKS_RE.search(t) and
+			     'Traceback' not in t, tally)
 
 
 def compiler_findings(output: str) -> list[str]:
@@ -833,6 +856,7 @@ def main() -> int:
 		if args.pmtest_tests:
 			run_pmtest_unit_tests(args.pmtest_tests, tally)
 		run_static_checks(args.kernel_src, tally)
+		run_series_checks(args.kernel_src, tally)
 		run_compiler_checks(args.kernel_src, args.kernel_obj, tally)
 		only = set(filter(None, args.only.split(',')))
 		for b in CHECK_BOOTS:

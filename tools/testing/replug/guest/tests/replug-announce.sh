@@ -51,6 +51,21 @@ grep -qx 'power/control auto' /run/replug/sysfs/pci/$key &&
 ktap_result "the sysfs rule saved the function's settings, by bus identity" $? \
 	"saved: $(cat /run/replug/sysfs/pci/$key 2>&1 | tr '\n' ';')"
 
+# nobody (65534) must not read what was saved, nor start a transition.
+nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+expect "an unprivileged user cannot read the saved settings" \
+	sh -c "! $nobody cat /run/replug/sysfs/pci/$key 2>/dev/null &&
+	       ! $nobody cat /run/replug/net/$key 2>/dev/null &&
+	       cat /run/replug/sysfs/pci/$key /run/replug/net/$key >/dev/null"
+expect "nor list them" sh -c "! $nobody ls /run/replug/sysfs/pci 2>/dev/null"
+expect "nor announce a transition" \
+	sh -c "! $nobody sh -c 'echo s2idle > $announce' 2>/dev/null"
+expect "nor rehearse one" \
+	sh -c "! $nobody sh -c 'echo reboot > /sys/power/replug/dry_run' 2>/dev/null"
+expect "nor set a device's policy" \
+	sh -c "! $nobody sh -c 'echo keep > $fn/power/replug' 2>/dev/null"
+expect_eq "and the announcement stands" "deep $cycle" "$(cat $announce)"
+
 inventory > /tmp/inventory.before
 enter_sleep mem
 expect "every device came back" wait_for_inventory /tmp/inventory.before
