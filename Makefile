@@ -59,7 +59,8 @@ export-patches:
 series: tree
 	@scripts/make-series.sh $(KSRC) $(CURDIR) $(BUILD)/series
 
-# The same, building the kernel after every patch (bisectable); long.
+# The same, compiling what each patch touches after it, and the whole
+# kernel after the last (bisectable); long.
 series-build: tree
 	@scripts/make-series.sh $(KSRC) $(CURDIR) $(BUILD)/series --build
 

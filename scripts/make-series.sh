@@ -13,10 +13,12 @@
 #
 # Usage: make-series.sh SRCDIR PROJECTDIR OUTDIR [--build]
 #
-# --build also builds the kernel after every patch (the project's config
-# fragment on tinyconfig, as the test kernel is built), to show that the
-# series is bisectable.  It takes a while: several patches touch headers
-# that most of the tree includes.
+# --build also builds after every patch (the project's config fragment on
+# tinyconfig, as the test kernel is built): the directories the patch
+# compiles in and those of the code that uses the headers the series
+# changes (drivers/base, kernel/power), and after the last patch the whole
+# kernel and its modules.  A full build at every step would take hours
+# here: several patches touch headers that most of the tree includes.
 set -euo pipefail
 
 src=$(realpath "$1") project=$(realpath "$2") out=$(realpath -m "$3")
@@ -58,18 +60,39 @@ commit_new() {
 	git_in "$tree" commit -q -s -m "$subject" -m "$body"
 }
 
+# The directories a patch's compiled files are in, and those of the code
+# that uses the headers the series changes (drivers/base, kernel/power).
+step_dirs() {
+	local f
+	printf "%s\n" drivers/base/ drivers/base/power/ kernel/power/
+	git -C "$tree" diff --name-only HEAD~1 HEAD | while read -r f; do
+		case $f in
+		*.c|*/Makefile|*/Kconfig) [ ! -f "$tree/$(dirname "$f")/Makefile" ] ||
+			echo "$(dirname "$f")/" ;;
+		esac
+	done
+}
+
+# After each patch, what it touches; after the last, the whole kernel.
 build_step() {
-	local n=$1 obj=$out/obj
-	local kmake=(make -s -C "$tree" O="$obj" ARCH=x86_64 CC="ccache gcc")
+	local n=$1 last=$2 obj=$out/obj targets
+	local kmake=(make -s -C "$tree" O="$obj" ARCH=x86_64 CC="ccache gcc"
+		     -j"$(($(nproc) + 1))")
 
 	mkdir -p "$obj"
-	echo "  BUILD   $n: $(git -C "$tree" log -1 --format=%s)"
+	if [ "$last" = 1 ]; then
+		targets="bzImage modules"
+	else
+		targets=$(step_dirs | sort -u | tr '\n' ' ')
+	fi
+	echo "  BUILD   $n: $(git -C "$tree" log -1 --format=%s): $targets"
 	{
 		"${kmake[@]}" tinyconfig &&
 		"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
 			"$project/kernel/configs/replug.config" &&
 		"${kmake[@]}" olddefconfig &&
-		"${kmake[@]}" -j"$(($(nproc) + 1))" bzImage modules
+		# shellcheck disable=SC2086 # one target each
+		"${kmake[@]}" $targets
 	} >"$out/build-$n.log" 2>&1 ||
 		die "patch $n does not build, see $out/build-$n.log"
 }
@@ -85,6 +108,7 @@ git -C "$src" worktree prune
 git_in "$src" worktree add -q --detach "$tree" base
 
 n=0 pending_subject= pending_body= added=
+total=$(plan_lines | grep -vc '^#')
 while IFS= read -r line; do
 	case "$line" in
 	'#: '*) pending_subject=${line#\#: }; pending_body=; continue ;;
@@ -116,7 +140,7 @@ while IFS= read -r line; do
 	fi
 	pending_subject=
 	n=$((n + 1))
-	[ "$build" != --build ] || build_step "$n"
+	[ "$build" != --build ] || build_step "$n" "$([ "$n" = "$total" ] && echo 1)"
 done < "$plan"
 
 git -C "$tree" format-patch -q --zero-commit --no-signature -o "$out" base..HEAD
