@@ -106,9 +106,8 @@ static int knob_set(struct bench_run *run, struct bench_knob *k)
 
 static void knob_restore(struct bench_run *run, struct bench_knob *k)
 {
-	int ret;
-
 	const char *old = k->reset ?: k->old;
+	int ret;
 
 	if (k->old[0] && (ret = sysfs_write(k->path, old)))
 		pm_err(run->ctx, "cannot put %s back to %s: %s", k->path, old,

@@ -6,7 +6,6 @@
  * watches, not the kernel's taint flags, which a WARN or an oops sets.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,19 +24,14 @@ struct fuzz_state {
 static int append_file(struct fuzz_state *st, const char *path)
 {
 	char *buf = malloc(STATE_MAX), *grown = NULL;
-	int fd;
-	ssize_t n = -1;
+	int n;
 
 	if (!buf)
 		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, buf, STATE_MAX);
-		close(fd);
-	}
+	n = sysfs_read(path, buf, STATE_MAX);
 	/* A write-only knob has no state of its own to compare. */
 	if (n < 0)
-		n = snprintf(buf, STATE_MAX, "unreadable\n");
+		n = snprintf(buf, STATE_MAX, "unreadable");
 	grown = realloc(st->text, st->len + strlen(path) + 3 + n);
 	if (grown) {
 		st->text = grown;
@@ -64,19 +58,6 @@ static int take_state(const struct fuzz_args *a, const char *knob, struct fuzz_s
 static bool same_state(const struct fuzz_state *x, const struct fuzz_state *y)
 {
 	return x->len == y->len && !memcmp(x->text, y->text, x->len);
-}
-
-/* One write(2) of the whole input.  Return: 0 or -errno. */
-static int write_knob(const char *knob, const char *buf, size_t len)
-{
-	int fd = open(knob, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, buf, len) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
 }
 
 static bool refused(int ret)
@@ -111,7 +92,8 @@ static bool fuzz_knob(const struct fuzz_args *a, const char *knob, struct pm_rep
 	pm_fuzz_init(&gen, a->seed, a->max_len);
 	for (i = 0; i < a->count && bad < PM_FUZZ_MAX_SHOWN; i++) {
 		len = pm_fuzz_next(&gen, buf, &kind);
-		ret = write_knob(knob, buf, len);
+		/* The inputs hold no NUL: the string is the whole input. */
+		ret = sysfs_write(knob, buf);
 		if (take_state(a, knob, &after)) {
 			free(after.text);
 			pm_report_diag(r, "%s: out of memory", knob);
