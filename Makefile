@@ -5,6 +5,7 @@
 #   make run     build everything, boot the guest, show a transition
 #   make check   run every test; ends with "N passed, N failed"
 #   make bench   replug against classic, side by side; build/test/bench/
+#   make soak    long cycles under KASAN, lockdep and kmemleak; build/test/soak/
 #   make series  the whole of replug as a format-patch series; build/series/
 #   make deps    install the Debian packages the build and tests need
 
@@ -14,26 +15,32 @@ KOBJ       := $(BUILD)/obj
 TARBALL    := /usr/src/linux-source-6.12.tar.xz
 BZIMAGE    := $(KOBJ)/arch/x86/boot/bzImage
 INITRAMFS  := $(BUILD)/initramfs.cpio.gz
+# The same kernel with the debug checkers the soak runs under.
+KOBJ_DEBUG := $(BUILD)/obj-debug
+BZIMAGE_DEBUG := $(KOBJ_DEBUG)/arch/x86/boot/bzImage
+INITRAMFS_DEBUG := $(BUILD)/initramfs-debug.cpio.gz
 JOBS       ?= $(shell echo $$(( $$(nproc) + 1 )))
 export CCACHE_BASEDIR := $(CURDIR)
-KMAKE      := $(MAKE) -C $(KSRC) O=$(KOBJ) ARCH=x86_64 CC="ccache gcc" \
-		HOSTCC="ccache gcc" -j$(JOBS)
+KMAKE_ARGS := -C $(KSRC) ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" -j$(JOBS)
+KMAKE      := $(MAKE) $(KMAKE_ARGS) O=$(KOBJ)
+KMAKE_DEBUG := $(MAKE) $(KMAKE_ARGS) O=$(KOBJ_DEBUG)
 RUNNER     := python3 -u tools/testing/replug/run.py --kernel $(BZIMAGE) \
 		--initrd $(INITRAMFS) --kernel-src $(KSRC) --kernel-obj $(KOBJ) \
+		--debug-kernel $(BZIMAGE_DEBUG) --debug-initrd $(INITRAMFS_DEBUG) \
 		--out $(BUILD)/test --pmtest-tests $(BUILD)/pmtest/test-pmtest
 
 DEB_PACKAGES := linux-source-6.12 qemu-system-x86 busybox-static udev \
 	libkmod-dev libudev-dev kexec-tools e2fsprogs ccache sparse \
 	build-essential flex bison bc libelf-dev libssl-dev dwarves cpio \
-	rsync kmod python3 pkg-config git iproute2 python3-ply python3-git
+	rsync kmod python3 pkg-config git iproute2 python3-ply python3-git \
+	python3-sphinx
 
-SAMPLES    := $(BUILD)/samples/replug
-SAMPLE_KO  := $(SAMPLES)/replug-sample.ko
-TESTBUS_KO := $(KOBJ)/drivers/base/power/replug-testbus.ko
+SAMPLE_KO  := samples/replug/replug-sample.ko
+TESTBUS_KO := drivers/base/power/replug-testbus.ko
 PMTEST     := $(BUILD)/pmtest/pmtest
 
-.PHONY: all deps tree export-patches series series-build kernel modules pmtest \
-	initramfs run check bench clean
+.PHONY: all deps tree export-patches series series-build kernel pmtest \
+	initramfs debug-kernel debug-initramfs run check bench soak clean
 
 all: kernel initramfs
 
@@ -75,27 +82,38 @@ $(KOBJ)/.config: kernel/configs/replug.config patches/series $(wildcard patches/
 kernel: tree $(KOBJ)/.config
 	$(KMAKE) bzImage modules
 
-# External modules build in their source folder, so samples/ is copied
-# under build/ first (only what changed, as with the kernel tree).
-modules: kernel
-	@mkdir -p $(SAMPLES)
-	@rsync -r --checksum samples/replug/ $(SAMPLES)/
-	$(KMAKE) M=$(SAMPLES) modules
+# The debug kernel: replug.config plus replug-debug.config.
+$(KOBJ_DEBUG)/.config: kernel/configs/replug.config kernel/configs/replug-debug.config \
+		patches/series $(wildcard patches/*.patch) | tree
+	@mkdir -p $(KOBJ_DEBUG)
+	$(KMAKE_DEBUG) -s tinyconfig
+	$(KMAKE_DEBUG) -s replug.config replug-debug.config
+	@scripts/check-config.sh kernel/configs/replug.config $@
+	@scripts/check-config.sh kernel/configs/replug-debug.config $@
+
+debug-kernel: tree $(KOBJ_DEBUG)/.config
+	$(KMAKE_DEBUG) bzImage modules
 
 # The userspace tool, and its unit tests, which make check runs.
 pmtest: deps
 	$(MAKE) -C tools/pmtest O=$(BUILD)/pmtest all $(BUILD)/pmtest/test-pmtest
 
-initramfs: kernel modules pmtest
+initramfs: kernel pmtest
 	@echo "  GEN     $(INITRAMFS)"
 	@scripts/mkinitramfs.sh $(CURDIR) $(BUILD)/initramfs $(INITRAMFS) $(PMTEST) \
-		--modules $(SAMPLE_KO) $(TESTBUS_KO) --boot $(KOBJ)/arch/x86/boot/bzImage
+		--modules $(addprefix $(KOBJ)/,$(SAMPLE_KO) $(TESTBUS_KO)) --boot $(BZIMAGE)
+
+debug-initramfs: debug-kernel pmtest
+	@echo "  GEN     $(INITRAMFS_DEBUG)"
+	@scripts/mkinitramfs.sh $(CURDIR) $(BUILD)/initramfs-debug $(INITRAMFS_DEBUG) \
+		$(PMTEST) --modules $(addprefix $(KOBJ_DEBUG)/,$(SAMPLE_KO) $(TESTBUS_KO)) \
+		--boot $(BZIMAGE_DEBUG)
 
 run: deps kernel initramfs
 	$(RUNNER) boot --console --tests udev,replug-s3
 
 # The harness's own unit tests, then every guest boot (tools/testing/replug).
-check: deps kernel initramfs
+check: deps kernel initramfs debug-initramfs
 	$(RUNNER) check
 
 # replug against the classic dpm path, side by side in one boot; results
@@ -104,6 +122,12 @@ check: deps kernel initramfs
 # example BENCH=100,1000:wide:1000:3.
 bench: deps kernel initramfs
 	$(RUNNER) bench $(if $(BENCH),--bench '$(BENCH)')
+
+# Cycles of every kind under the debug kernel; SOAK='devices:N,s2idle:N,
+# s3:N,hibernate:N,kexec:N,tree:N' sizes it (default: the issue's figures,
+# hours under TCG).  make check runs a short one.
+soak: deps debug-initramfs
+	$(RUNNER) soak $(if $(SOAK),--soak '$(SOAK)')
 
 clean:
 	rm -rf $(BUILD)

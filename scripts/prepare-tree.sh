@@ -69,6 +69,6 @@ fi
 
 # The overlay: new files of the project, copied only when their content
 # differs so that make sees a new mtime only on what really changed.
-for dir in drivers include kernel; do
+for dir in Documentation drivers include kernel samples; do
 	[ ! -d "$project/$dir" ] || rsync -r --checksum "$project/$dir/" "$src/$dir/"
 done

@@ -55,7 +55,6 @@ static void replug_pci_rescan(struct device *point)
 
 static struct pm_replug_bus replug_pci_bus = {
 	.name		= "pci",
-	.owner		= THIS_MODULE,
 	.is_unit	= replug_pci_is_unit,
 	.rescan_point	= replug_pci_rescan_point,
 	.remove		= replug_pci_remove,

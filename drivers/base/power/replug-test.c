@@ -61,6 +61,8 @@ struct walk_fixture {
 	struct completion unplug_started[NR_DEVS];
 	bool handshake_timed_out;
 	bool fail_remove;
+	bool slow_remove;
+	unsigned int watchdog_ms;
 	/* What dev_pm_intent() said of each device when its unit went. */
 	const struct pm_intent *intent_at_removal[NR_DEVS];
 	struct pm_intent intent;
@@ -119,6 +121,8 @@ static int fake_remove(struct device *unit, const struct pm_intent *intent)
 
 	if (f->fail_remove)
 		return -ENOMEM;
+	if (f->slow_remove)
+		msleep(SLOW_MS);
 	for (i = 0; i < NR_DEVS; i++)
 		if (fake_unit_of(f->devs[i]) == unit)
 			f->intent_at_removal[i] = dev_pm_intent(f->devs[i]);
@@ -157,6 +161,22 @@ static struct device *add_child(struct kunit *test, struct device *parent,
 	return dev;
 }
 
+/*
+ * A KUnit device comes with a driver of its name, which a debug kernel
+ * (CONFIG_DEBUG_KOBJECT_RELEASE) takes off the bus seconds late: each
+ * test names its root devices after itself, so that the next can register
+ * its own.
+ */
+static const char *root_name(struct kunit *test, const char *name)
+{
+	size_t len = strlen(test->name) + strlen(name) + 2;
+	char *unique = kunit_kmalloc(test, len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, unique);
+	snprintf(unique, len, "%s-%s", test->name, name);
+	return unique;
+}
+
 static int replug_walk_test_init(struct kunit *test)
 {
 	struct walk_fixture *f;
@@ -168,7 +188,8 @@ static int replug_walk_test_init(struct kunit *test)
 	for (i = 0; i < NR_DEVS; i++) {
 		parent = parent_index[i];
 		if (parent < 0)
-			f->devs[i] = kunit_device_register(test, dev_names[i]);
+			f->devs[i] = kunit_device_register(test,
+							   root_name(test, dev_names[i]));
 		else
 			f->devs[i] = add_child(test, f->devs[parent], dev_names[i]);
 		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, f->devs[i]);
@@ -206,6 +227,7 @@ static int run_walk(struct kunit *test, bool async)
 		.remove = fake_remove,
 		.notified = f->notified,
 		.async = async,
+		.watchdog_ms = f->watchdog_ms,
 	};
 	error = replug_walk_devices(&f->walk, f->devs, NR_DEVS);
 	for (i = 0; i < f->walk.nr_notified; i++)
@@ -352,6 +374,52 @@ static void replug_walk_stops_at_removal_failure_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nr_unplugged(f), 3);
 	KUNIT_EXPECT_EQ(test, f->walk.removed, 0);
 	KUNIT_EXPECT_EQ(test, f->walk.nr_notified, 3);
+}
+
+/*
+ * A device still in ->unplug() when the watchdog fires is named; once it
+ * returns, the walk stops with -ETIMEDOUT and the device hears it is off.
+ */
+static void replug_walk_watchdog_calls_off_late_unplug_test(struct kunit *test)
+{
+	struct walk_fixture *f = test->priv;
+
+	f->slow[B1] = true;
+	f->watchdog_ms = SLOW_MS / 5;
+	KUNIT_EXPECT_EQ(test, run_walk(test, false), -ETIMEDOUT);
+	/* C, then B1, which came back too late: nothing after it. */
+	KUNIT_EXPECT_EQ(test, nr_unplugged(f), 2);
+	KUNIT_EXPECT_EQ(test, f->walk.removed, 0);
+	KUNIT_EXPECT_EQ(test, f->walk.nr_notified, 2);
+}
+
+/* A removal that outlives the watchdog is done, counted, and calls the rest off. */
+static void replug_walk_watchdog_calls_off_late_removal_test(struct kunit *test)
+{
+	struct walk_fixture *f = test->priv;
+
+	f->slow_remove = true;
+	f->watchdog_ms = SLOW_MS / 5;
+	KUNIT_EXPECT_EQ(test, run_walk(test, false), -ETIMEDOUT);
+	/* C, B1, then B, whose unit went late: A's side is never offered. */
+	KUNIT_EXPECT_EQ(test, nr_unplugged(f), 3);
+	KUNIT_EXPECT_EQ(test, f->walk.removed, 1);
+	KUNIT_EXPECT_EQ(test, nr_removed(f), 1);
+}
+
+/* Slow but within the limit, or with the watchdog off: no harm done. */
+static void replug_walk_watchdog_spares_slow_devices_test(struct kunit *test)
+{
+	struct walk_fixture *f = test->priv;
+
+	f->slow[B1] = true;
+	f->slow_remove = true;
+	f->watchdog_ms = SLOW_MS * 20;
+	KUNIT_EXPECT_EQ(test, run_walk(test, false), 0);
+	KUNIT_EXPECT_EQ(test, f->walk.removed, 2);
+	f->watchdog_ms = 0;
+	KUNIT_EXPECT_EQ(test, run_walk(test, true), 0);
+	KUNIT_EXPECT_EQ(test, f->walk.removed, 2);
 }
 
 /* A driver that answers with a positive value keeps its unit in place. */
@@ -509,6 +577,9 @@ static struct kunit_case replug_walk_test_cases[] = {
 	KUNIT_CASE(replug_walk_async_needs_device_opt_in_test),
 	KUNIT_CASE(replug_walk_async_consumers_first_test),
 	KUNIT_CASE(replug_walk_async_refusal_loses_nothing_test),
+	KUNIT_CASE_SLOW(replug_walk_watchdog_calls_off_late_unplug_test),
+	KUNIT_CASE_SLOW(replug_walk_watchdog_calls_off_late_removal_test),
+	KUNIT_CASE_SLOW(replug_walk_watchdog_spares_slow_devices_test),
 	{}
 };
 
@@ -605,14 +676,14 @@ static void expect_knob_rejects_bad_words(struct kunit *test,
 				    "%s: \"%s\"", knob->attr.name, bad_words[i]);
 }
 
-struct saved_mode {
+struct saved_knob {
 	struct kobj_attribute *knob;
 	const char *word;
 };
 
-static void restore_mode(void *data)
+static void restore_knob(void *data)
 {
-	struct saved_mode *saved = data;
+	struct saved_knob *saved = data;
 
 	knob_store(saved->knob, saved->word);
 }
@@ -620,13 +691,13 @@ static void restore_mode(void *data)
 /* The tests switch modes: put back the one the system had, whatever happens. */
 static struct kobj_attribute *save_mode(struct kunit *test)
 {
-	struct saved_mode *saved = kunit_kzalloc(test, sizeof(*saved), GFP_KERNEL);
+	struct saved_knob *saved = kunit_kzalloc(test, sizeof(*saved), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, saved);
 	saved->knob = power_knob(test, "mode");
 	saved->word = strcmp(knob_show(test, saved->knob), "classic [replug]\n") ?
 		      "classic" : "replug";
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_mode, saved), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_knob, saved), 0);
 	return saved->knob;
 }
 
@@ -698,12 +769,40 @@ static void replug_sysfs_counters_are_read_only_test(struct kunit *test)
 	}
 }
 
+static void replug_sysfs_watchdog_ms_test(struct kunit *test)
+{
+	static const char * const out_of_range[] = {
+		"-1", "600001", "4294967296", "99999999999999999999", "1.5", "0x10",
+	};
+	struct kobj_attribute *watchdog = power_knob(test, "watchdog_ms");
+	struct saved_knob *saved = kunit_kzalloc(test, sizeof(*saved), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, saved);
+	saved->knob = watchdog;
+	saved->word = knob_show(test, watchdog);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_knob,
+							saved), 0);
+
+	KUNIT_EXPECT_EQ(test, knob_store(watchdog, "250\n"), 4);
+	KUNIT_EXPECT_STREQ(test, knob_show(test, watchdog), "250\n");
+	KUNIT_EXPECT_EQ(test, knob_store(watchdog, "0"), 1);
+	KUNIT_EXPECT_STREQ(test, knob_show(test, watchdog), "0\n");
+	KUNIT_EXPECT_EQ(test, knob_store(watchdog, "600000"), 6);
+	expect_knob_rejects_bad_words(test, watchdog);
+	for (i = 0; i < ARRAY_SIZE(out_of_range); i++)
+		KUNIT_EXPECT_EQ_MSG(test, knob_store(watchdog, out_of_range[i]),
+				    -EINVAL, "\"%s\"", out_of_range[i]);
+	KUNIT_EXPECT_STREQ(test, knob_show(test, watchdog), "600000\n");
+}
+
 static struct kunit_case replug_sysfs_test_cases[] = {
 	KUNIT_CASE(replug_sysfs_policy_test),
 	KUNIT_CASE(replug_sysfs_mode_test),
 	KUNIT_CASE(replug_sysfs_announce_test),
 	KUNIT_CASE(replug_sysfs_dry_run_test),
 	KUNIT_CASE(replug_sysfs_counters_are_read_only_test),
+	KUNIT_CASE(replug_sysfs_watchdog_ms_test),
 	{}
 };
 

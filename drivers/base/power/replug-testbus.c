@@ -30,6 +30,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/wait.h>
 
 #define RT_MAX_NODES		10000
 #define RT_MAX_LATENCY_US	USEC_PER_SEC
@@ -280,9 +281,20 @@ static int rt_callback(struct device *dev, enum rt_phase phase)
 	return rt_run(dev, phase, true);
 }
 
+/*
+ * A device's last reference may go long after its removal (replug holds
+ * some until its re-enumeration window closes; a debug kernel releases
+ * every kobject late), and its release is this module's code: unloading
+ * waits for the last one.
+ */
+static atomic_t rt_nr_unreleased = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(rt_all_released);
+
 static void rt_release(struct device *dev)
 {
 	kfree(to_rt_device(dev));
+	if (atomic_dec_and_test(&rt_nr_unreleased))
+		wake_up(&rt_all_released);
 }
 
 /*
@@ -305,6 +317,7 @@ static int rt_add(struct rt_model *model, struct rt_node *node)
 	rtd->probe = rt_take(node, RT_PHASE_PROBE);
 
 	device_initialize(&rtd->dev);
+	atomic_inc(&rt_nr_unreleased);
 	rtd->dev.bus = &rt_bus;
 	rtd->dev.parent = node->parent == &model->root ?
 			  rt_root : &node->parent->rtd->dev;
@@ -583,7 +596,6 @@ static void rt_rescan(struct device *point)
 
 static struct pm_replug_bus rt_replug_bus = {
 	.name		= "replug_test",
-	.owner		= THIS_MODULE,
 	.is_unit	= rt_is_unit,
 	.rescan_point	= rt_rescan_point,
 	.remove		= rt_remove,
@@ -1102,6 +1114,7 @@ static void __exit rt_exit(void)
 	driver_unregister(&rt_driver);
 	bus_unregister(&rt_bus);
 	root_device_unregister(rt_root);
+	wait_event(rt_all_released, !atomic_read(&rt_nr_unreleased));
 }
 module_exit(rt_exit);
 

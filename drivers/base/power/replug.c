@@ -29,12 +29,15 @@
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/pm/replug.h>
+#include <linux/rculist.h>
+#include <linux/sched/debug.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/suspend.h>
 #include <linux/sysfs.h>
+#include <linux/timer.h>
 #include <linux/workqueue.h>
 
 #include <trace/events/power.h>
@@ -52,6 +55,14 @@
  * their devices from worker threads, well after the resume has returned.
  */
 #define REPLUG_WINDOW_MS	30000
+
+/*
+ * How long a device's ->unplug() or removal may take before the watchdog
+ * names it and the transition is called off: far beyond what a driver
+ * needs to let go of its device, well short of the hung-task detector.
+ */
+#define REPLUG_WATCHDOG_MS	10000
+#define REPLUG_WATCHDOG_MAX_MS	600000
 
 /* The walk and the rescan show in a suspend's timeline, as dpm_suspend() does. */
 #define TPS(x)	tracepoint_string(x)
@@ -96,7 +107,7 @@ static struct {
 	struct list_head points;	/* in the order they were noted */
 	DECLARE_HASHTABLE(points_by_dev, REPLUG_POINT_BITS);
 
-	/* Under system_transition_mutex. */
+	/* Under system_transition_mutex; buses also read under RCU. */
 	struct list_head buses;
 	enum replug_mode mode;
 	struct pm_intent announced;
@@ -106,23 +117,26 @@ static struct {
 	unsigned int removed;
 	unsigned int kept;
 	struct delayed_work close_window;
+	unsigned int watchdog_ms;
 } replug = {
 	.lock = __SPIN_LOCK_UNLOCKED(replug.lock),
 	.points = LIST_HEAD_INIT(replug.points),
 	.buses = LIST_HEAD_INIT(replug.buses),
 	.mode = REPLUG_MODE_CLASSIC,
+	.watchdog_ms = REPLUG_WATCHDOG_MS,
 };
 
 /*
  * The registered bus @dev is a unit of, if any.  The list changes only
  * under system_transition_mutex, which the walk's caller holds while its
- * workers look here.
+ * workers look here; others look under rcu_read_lock().
  */
 static const struct pm_replug_bus *replug_bus_of_unit(struct device *dev)
 {
 	const struct pm_replug_bus *bus;
 
-	list_for_each_entry(bus, &replug.buses, node)
+	list_for_each_entry_rcu(bus, &replug.buses, node,
+				lockdep_is_held(&system_transition_mutex))
 		if (bus->is_unit(dev))
 			return bus;
 	return NULL;
@@ -457,6 +471,55 @@ static void replug_pin(struct replug_walk *walk, struct device *unit)
 		walk->pinned[walk->nr_pinned++] = unit;
 }
 
+/*
+ * A device that does not come back from its callback cannot be cancelled,
+ * but it can be named, with where it is stuck, while the walk waits; and
+ * a transition that went on after it would hide the hang.
+ */
+struct replug_watchdog {
+	struct timer_list timer;
+	struct device *dev;
+	struct task_struct *task;
+	const char *callback;
+	unsigned int ms;
+	bool fired;
+};
+
+static void replug_watchdog_fire(struct timer_list *timer)
+{
+	struct replug_watchdog *wd = from_timer(wd, timer, timer);
+
+	WRITE_ONCE(wd->fired, true);
+	dev_warn(wd->dev, "replug: %s has not returned after %u ms\n",
+		 wd->callback, wd->ms);
+	show_stack(wd->task, NULL, KERN_WARNING);
+}
+
+static void replug_watchdog_start(struct replug_watchdog *wd,
+				  struct replug_walk *walk, struct device *dev,
+				  const char *callback)
+{
+	wd->dev = dev;
+	wd->task = current;
+	wd->callback = callback;
+	wd->ms = walk->watchdog_ms;
+	wd->fired = false;
+	timer_setup_on_stack(&wd->timer, replug_watchdog_fire, 0);
+	if (wd->ms)
+		mod_timer(&wd->timer, jiffies + msecs_to_jiffies(wd->ms));
+}
+
+/* Return: whether the callback outlived the watchdog. */
+static bool replug_watchdog_stop(struct replug_watchdog *wd)
+{
+	del_timer_sync(&wd->timer);
+	destroy_timer_on_stack(&wd->timer);
+	if (wd->fired)
+		dev_err(wd->dev, "replug: %s returned too late, calling the transition off\n",
+			wd->callback);
+	return wd->fired;
+}
+
 /* @dev was told and stays: it will hear how the transition ended. */
 static void replug_add_notified(struct replug_walk *walk, struct device *dev)
 {
@@ -482,8 +545,9 @@ static void replug_fail(struct replug_walk *walk, int error)
  */
 static void replug_walk_device(struct replug_walk *walk, struct device *dev)
 {
+	struct replug_watchdog wd;
 	struct device *unit;
-	bool remove;
+	bool remove, late;
 	int stay, error;
 
 	if (READ_ONCE(walk->error) || !device_is_registered(dev))
@@ -491,7 +555,10 @@ static void replug_walk_device(struct replug_walk *walk, struct device *dev)
 
 	/* For the ->remove() calls below too, which take no intent. */
 	WRITE_ONCE(dev->power.intent, walk->intent);
+	replug_watchdog_start(&wd, walk, dev, "unplug()");
 	stay = walk->unplug(dev, walk->intent);
+	if (replug_watchdog_stop(&wd) && stay >= 0)
+		stay = -ETIMEDOUT;
 	if (stay < 0) {
 		guard(mutex)(&walk->lock);
 		replug_add_notified(walk, dev);
@@ -511,7 +578,9 @@ static void replug_walk_device(struct replug_walk *walk, struct device *dev)
 	if (!remove)
 		return;
 
+	replug_watchdog_start(&wd, walk, unit, "removal");
 	error = walk->remove(unit, walk->intent);
+	late = replug_watchdog_stop(&wd);
 	guard(mutex)(&walk->lock);
 	if (error) {
 		/* Still here, so it must hear that the transition is off. */
@@ -520,6 +589,9 @@ static void replug_walk_device(struct replug_walk *walk, struct device *dev)
 		return;
 	}
 	walk->removed++;
+	/* Gone, so the rollback's rescan brings it back. */
+	if (late)
+		replug_fail(walk, -ETIMEDOUT);
 }
 
 static void replug_walk_one(struct replug_node *node)
@@ -780,6 +852,7 @@ static int replug_unplug_all(struct pm_intent *intent,
 		.unplug = unplug,
 		.remove = replug_remove_unit,
 		.async = pm_async_enabled,
+		.watchdog_ms = READ_ONCE(replug.watchdog_ms),
 	};
 	struct device **devs;
 	size_t count;
@@ -1041,7 +1114,7 @@ int pm_replug_register_bus(struct pm_replug_bus *bus)
 		return -EINVAL;
 
 	sleep_flags = lock_system_sleep();
-	list_add_tail(&bus->node, &replug.buses);
+	list_add_tail_rcu(&bus->node, &replug.buses);
 	unlock_system_sleep(sleep_flags);
 	return 0;
 }
@@ -1051,8 +1124,10 @@ EXPORT_SYMBOL_GPL(pm_replug_register_bus);
  * pm_replug_unregister_bus - stop taking a bus's devices away
  * @bus: as registered.
  *
- * Waits for a transition under way.  The points of @bus that the last
- * cycle keeps for late devices are dropped, so @bus may go right after.
+ * Waits for a transition under way, which may still call @bus (a module
+ * unloaded in the middle of one has its exit wait here, its code still
+ * there).  The points of @bus that the last cycle keeps for late devices
+ * are dropped, so @bus may go right after.
  */
 void pm_replug_unregister_bus(struct pm_replug_bus *bus)
 {
@@ -1061,13 +1136,15 @@ void pm_replug_unregister_bus(struct pm_replug_bus *bus)
 	LIST_HEAD(points);
 
 	sleep_flags = lock_system_sleep();
-	list_del(&bus->node);
+	list_del_rcu(&bus->node);
 	scoped_guard(spinlock, &replug.lock) {
 		list_for_each_entry_safe(point, next, &replug.points, node)
 			if (point->bus == bus)
 				replug_drop_point(point, &points);
 	}
 	unlock_system_sleep(sleep_flags);
+	/* Policy writes look at the list without system_transition_mutex. */
+	synchronize_rcu();
 	replug_free_points(&points);
 }
 EXPORT_SYMBOL_GPL(pm_replug_unregister_bus);
@@ -1083,15 +1160,16 @@ static ssize_t replug_store(struct device *dev, struct device_attribute *attr,
 			    const char *buf, size_t n)
 {
 	int policy = sysfs_match_string(replug_policy_names, buf);
-
-	unsigned int sleep_flags;
 	bool removable;
 
 	if (policy < 0)
 		return -EINVAL;
-	sleep_flags = lock_system_sleep();
-	removable = replug_unit_of(dev);
-	unlock_system_sleep(sleep_flags);
+	/*
+	 * Not under system_transition_mutex: a transition may be removing
+	 * this very file, and would wait for this write to end.
+	 */
+	scoped_guard(rcu)
+		removable = replug_unit_of(dev);
 	if (policy == PM_REPLUG_REMOVE && !removable)
 		return -EINVAL;
 	WRITE_ONCE(dev->power.replug_policy, policy);
@@ -1271,12 +1349,32 @@ static ssize_t dry_run_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return error ?: n;
 }
 
+static ssize_t watchdog_ms_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(replug.watchdog_ms));
+}
+
+/* For the next walk: one already under way keeps the limit it started with. */
+static ssize_t watchdog_ms_store(struct kobject *kobj,
+				 struct kobj_attribute *attr, const char *buf,
+				 size_t n)
+{
+	unsigned int ms;
+
+	if (kstrtouint(buf, 10, &ms) || ms > REPLUG_WATCHDOG_MAX_MS)
+		return -EINVAL;
+	WRITE_ONCE(replug.watchdog_ms, ms);
+	return n;
+}
+
 static struct kobj_attribute mode_attr = __ATTR_RW(mode);
 static struct kobj_attribute cycle_attr = __ATTR_RO(cycle);
 static struct kobj_attribute removed_attr = __ATTR_RO(removed);
 static struct kobj_attribute kept_attr = __ATTR_RO(kept);
 static struct kobj_attribute announce_attr = __ATTR_RW(announce);
 static struct kobj_attribute dry_run_attr = __ATTR_RW(dry_run);
+static struct kobj_attribute watchdog_ms_attr = __ATTR_RW(watchdog_ms);
 
 static struct attribute *replug_power_attrs[] = {
 	&mode_attr.attr,
@@ -1285,6 +1383,7 @@ static struct attribute *replug_power_attrs[] = {
 	&kept_attr.attr,
 	&announce_attr.attr,
 	&dry_run_attr.attr,
+	&watchdog_ms_attr.attr,
 	NULL,
 };
 

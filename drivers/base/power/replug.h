@@ -27,6 +27,9 @@ struct replug_node;
  * @removed: filled in: how many units were removed.
  * @async: devices with power.async_suspend set may go in parallel with
  *	the ones they do not depend on.
+ * @watchdog_ms: an @unplug or @remove call still running after this long
+ *	is named, with its stack, and fails the walk with -ETIMEDOUT once it
+ *	returns; 0 for no watchdog.
  */
 struct replug_walk {
 	const struct pm_intent *intent;
@@ -37,6 +40,7 @@ struct replug_walk {
 	size_t nr_notified;
 	unsigned int removed;
 	bool async;
+	unsigned int watchdog_ms;
 
 	/* private: set up and used by replug_walk_devices() */
 	struct mutex lock;		/* the results, @error and @pinned */

@@ -17,7 +17,6 @@
 struct attribute_group;
 struct device;
 struct kobj_uevent_env;
-struct module;
 
 /**
  * enum pm_replug_policy - what replug does with one device
@@ -42,11 +41,10 @@ enum pm_replug_policy {
  * struct pm_replug_bus - a bus replug can take devices away from and find
  *	them again on
  * @name: the bus, for messages.
- * @owner: the module that provides it; held while a cycle has devices of
- *	this bus away.
  * @is_unit: whether @dev is a unit of this bus: a device that goes away
  *	with everything below it and is found again by @rescan.  The walk
  *	takes each device away with the nearest unit at or above it.
+ *	Called under rcu_read_lock() too: must not sleep.
  * @rescan_point: the device @unit reappears under, which @rescan is
  *	given, with a reference taken.
  * @remove: hot-remove @unit and everything below it, as an unplug of the
@@ -63,7 +61,6 @@ enum pm_replug_policy {
  */
 struct pm_replug_bus {
 	const char *name;
-	struct module *owner;
 	bool (*is_unit)(struct device *dev);
 	struct device *(*rescan_point)(struct device *unit);
 	int (*remove)(struct device *unit);

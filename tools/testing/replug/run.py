@@ -9,7 +9,8 @@ console ("REPLUG-HOST: REQUEST"): wake-from-s2idle (press the power
 button once the guest is in its s2idle loop), wake-every-s2idle and
 s2idle-on-request (do so for every s2idle, or only on request),
 rtc-wakes-s3 and host-wakes-s3 (leave the wake from S3 to the guest's
-RTC alarm, or not).  Results are parsed with the kernel's own
+RTC alarm, or not), swap-usb-disk-in-s3 (at the next S3, unplug the USB
+disk and plug in another before the wake).  Results are parsed with the kernel's own
 kunit_parser (tools/testing/kunit), and a hung, panicked or silent guest
 is a failure with its console shown, never a stuck run.
 """
@@ -35,7 +36,15 @@ S2IDLE_LOOP_MARK = 'PM: suspend-to-idle'
 # Printed once it has left the loop.
 S2IDLE_RESUME_MARK = 'PM: resume from suspend-to-idle'
 HOST_REQUEST_RE = re.compile(r'REPLUG-HOST: ([a-z0-9-]+)')
-PANIC_RE = re.compile(r'Kernel panic - not syncing|BUG: |WARNING: CPU:|Oops:')
+# What the kernel prints when it crashes, or when one of the debug kernel's
+# checkers finds something: KASAN and the sleep-in-atomic check ("BUG:"),
+# WARN() with refcount_t's and the debug-objects tracker's among them
+# ("WARNING: CPU:"), lockdep and RCU-lockdep ("WARNING: possible circular
+# locking dependency", "inconsistent lock state", "suspicious RCU usage"),
+# and the hung-task detector.
+PANIC_RE = re.compile(r'Kernel panic - not syncing|BUG: |Oops:|'
+		      r'WARNING: (CPU:|possible |inconsistent |suspicious )|'
+		      r'INFO: task \S+ blocked for more than')
 DONE_MARK = 'REPLUG-GUEST-DONE'
 # A halted guest stays on; the host ends QEMU when it says so.
 HALTED_MARK = 'reboot: System halted'
@@ -53,9 +62,13 @@ class Disk:
 
 DISKS = [
 	Disk('data', 64, 'replug-data'),
-	Disk('swap', 64),
+	# Room for a debug kernel's hibernation image (KASAN, kmemleak).
+	Disk('swap', 512),
 	Disk('sata', 32, 'replug-sata'),
 	Disk('usb', 16, 'replug-usb'),
+	# Not attached at boot: the USB disk the host swaps in while the
+	# guest sleeps (swap-usb-disk-in-s3).
+	Disk('usb2', 16, 'replug-usb2'),
 ]
 
 
@@ -83,7 +96,8 @@ def qemu_devices(disk_dir: Path) -> list[str]:
 		'-device', 'qemu-xhci,id=xhci',
 		'-device', 'usb-kbd,bus=xhci.0',
 		'-drive', f'if=none,id=usbdisk,format=raw,file={img["usb"]}',
-		'-device', 'usb-storage,drive=usbdisk,bus=xhci.0,serial=replug-usb',
+		'-device', 'usb-storage,drive=usbdisk,bus=xhci.0,serial=replug-usb,id=usbstore',
+		'-drive', f'if=none,id=usbdisk2,format=raw,file={img["usb2"]}',
 		'-device', 'virtio-rng-pci',
 	]
 
@@ -111,6 +125,9 @@ class Qmp(threading.Thread):
 		self.suspends = 0
 		# Cleared while the guest has its RTC alarm wake it from S3.
 		self.wakes_s3 = True
+		# QMP commands that change the hardware at the next S3, before
+		# the wake.
+		self.while_asleep: list[tuple[str, dict]] = []
 
 	def connect(self, deadline: float) -> None:
 		while time.monotonic() < deadline:
@@ -164,7 +181,19 @@ class Qmp(threading.Thread):
 				self.suspends += 1
 				# Give the guest time to finish entering S3.
 				time.sleep(2)
+				for name, args in self.while_asleep:
+					self.command(name, **args)
+				self.while_asleep = []
 				self.command('system_wakeup')
+
+
+# Unplug the USB disk and plug in another one, with another serial and
+# filesystem, on the same controller.
+SWAP_USB_DISK = [
+	('device_del', {'id': 'usbstore'}),
+	('device_add', {'driver': 'usb-storage', 'drive': 'usbdisk2', 'bus': 'xhci.0',
+			'serial': 'replug-usb2', 'id': 'usbstore2'}),
+]
 
 
 @dataclass
@@ -274,6 +303,8 @@ class Boot:
 			self.wakes_every_s2idle = request == 'wake-every-s2idle'
 		elif request in ('rtc-wakes-s3', 'host-wakes-s3'):
 			self.qmp.wakes_s3 = request == 'host-wakes-s3'
+		elif request == 'swap-usb-disk-in-s3':
+			self.qmp.while_asleep = SWAP_USB_DISK
 
 	def _wake_from_s2idle(self) -> None:
 		self.awake.clear()
@@ -451,6 +482,10 @@ class CheckBoot:
 	svg_bars: int = 0
 	# Seconds this boot may take, when more than --timeout.
 	timeout: int = 0
+	# Boots the debug kernel (--debug-kernel, --debug-initrd).
+	debug: bool = False
+	# The host runs fsck on the data disk once the guest is done.
+	fsck: bool = False
 
 
 def shutdown_checks(transition: str) -> list[AfterDone]:
@@ -529,13 +564,49 @@ TEST_RESUME_CHECKS = [
 ]
 
 
+# make soak: cycles of each kind, and the test-bus tree cycled with the
+# default devices (guest/tests/replug-soak-lib.sh); make check's short one.
+SOAK_DEFAULT = 'devices:1000,s2idle:100,s3:100,hibernate:20,kexec:20,tree:1000'
+SOAK_CHECK = 'devices:5,s2idle:1,s3:1,hibernate:1,kexec:1,tree:100'
+# Under TCG a debug kernel's cycle over a 100-device tree takes about a
+# minute, most of it waiting for udev; a kexec about as long.
+SOAK_SECONDS_PER_CYCLE = 120
+
+
+def soak_counts(spec: str) -> dict[str, int]:
+	"""KIND:N,... as a dict; ValueError for anything else."""
+	kinds = ('devices', 's2idle', 's3', 'hibernate', 'kexec', 'tree')
+	counts = dict.fromkeys(kinds, 0)
+	for item in spec.split(','):
+		kind, _, n = item.partition(':')
+		if kind not in kinds or not n.isdigit():
+			raise ValueError(f'{item!r}: want KIND:N, KIND one of {", ".join(kinds)}')
+		counts[kind] = int(n)
+	if not 1 <= counts['tree'] <= 10000:
+		raise ValueError('tree: 1 to 10000 devices')
+	return counts
+
+
+def soak_boot(name: str, spec: str) -> 'CheckBoot':
+	"""The soak as a boot of the debug kernel: one KTAP document from the
+	first kernel and one from each kernel a kexec starts; its time grows
+	with the cycles and with the tree."""
+	counts = soak_counts(spec)
+	cycles = sum(n for kind, n in counts.items() if kind != 'tree')
+	timeout = 1800 + cycles * SOAK_SECONDS_PER_CYCLE * max(1, counts['tree'] // 100)
+	end = ' replug.end=kexec' if counts['kexec'] else ''
+	return CheckBoot(name, ['replug-races', 'replug-soak'], f'replug.soak={spec}{end}',
+			 documents=counts['kexec'] + 1, timeout=timeout,
+			 debug=True, fsck=True)
+
+
 # What "make check" boots.
 CHECK_BOOTS = [
 	CheckBoot('stock-sleep', ['udev', 's2idle', 's3']),
 	CheckBoot('replug-sleep', ['replug-knobs', 'replug-pm-test',
 				   'replug-s2idle', 'replug-s3', 'replug-announce',
 				   'replug-dry-run',
-				   'replug-driver'],
+				   'replug-driver', 'replug-hw-change'],
 		  # sleepgraph shows a device's callbacks by phase: the removal
 		  # of the e1000e before dpm_prepare, the rescan after resume.
 		  timeline=[r'0000:01:00\.0 \{e1000e\} \([0-9.]+ ms\) suspend_prepare',
@@ -545,7 +616,7 @@ CHECK_BOOTS = [
 	# A 1,000-device tree of the synthetic test bus: cycled, faults at the
 	# first, a middle and the last test device rolled back, hardware
 	# changed while asleep.
-	CheckBoot('replug-testbus', ['replug-testbus', 'replug-fuzz']),
+	CheckBoot('replug-testbus', ['replug-testbus', 'replug-fuzz', 'replug-faults']),
 	# tools/pmtest as a driver author runs it: a 1,000-device test-bus
 	# tree cycled, faults at the first, a middle and the last device of
 	# the walk, hardware changed while asleep, real S3, s2idle and
@@ -618,6 +689,8 @@ CHECK_BOOTS = [
 	# A guest whose init is missing panics: the harness must say so.
 	CheckBoot('harness-catches-panic', [], 'rdinit=/does-not-exist',
 		  must_fail=True),
+	# The soak, short, under KASAN, lockdep, kmemleak and friends.
+	soak_boot('soak', SOAK_CHECK),
 ]
 
 
@@ -656,18 +729,35 @@ def svg_failure(path: Path, bars: int) -> str:
 	return '' if got >= bars else f'{got} phase bars, want {bars} or more'
 
 
+def fsck_failure(image: Path) -> str:
+	"""Why e2fsck finds @image's filesystem damaged, or ''."""
+	out = subprocess.run(['e2fsck', '-f', '-n', str(image)], capture_output=True,
+			     text=True)
+	return '' if out.returncode == 0 else \
+		f'e2fsck exit status {out.returncode}: {(out.stdout + out.stderr).strip()[-400:]}'
+
+
 def run_boot(args, parser, name: str, tests: list[str], append: str,
 	     must_fail: bool, tally: Tally,
 	     after_done: list[AfterDone] | None = None,
 	     timeline: list[str] | None = None, documents: int = 1,
 	     resume_append: str = '', svg_bars: int = 0, timeout: int = 0,
-	     port3: str = '') -> Boot:
-	boot = Boot(name, args.kernel, args.initrd, args.out / name, tests,
+	     port3: str = '', debug: bool = False, fsck: bool = False) -> Boot | None:
+	kernel, initrd = ((args.debug_kernel, args.debug_initrd) if debug else
+			  (args.kernel, args.initrd))
+	if not (kernel and kernel.exists() and initrd and initrd.exists()):
+		tally.record(f'{name}: boots the {"debug " if debug else ""}kernel',
+			     f'no kernel or initramfs: {kernel}, {initrd}')
+		return None
+	boot = Boot(name, kernel, initrd, args.out / name, tests,
 		    max(args.timeout, timeout), append, args.console, resume_append=resume_append,
 		    port3=port3 or (PMTEST_SVG if svg_bars else SLEEPGRAPH_TRACE))
 	print(f'# booting {name}: tests {",".join(tests) or "(none)"}, '
 	      f'logs in {boot.out_dir}', flush=True)
 	boot.run()
+	if fsck:
+		tally.record(f'{name}: the ext4 data disk is clean (e2fsck -fn)',
+			     fsck_failure(boot.out_dir / 'data.img'))
 	if not must_fail:
 		tally_boot(parser, boot, tally, documents)
 		tally_after_done(boot, after_done or [], tally)
@@ -757,6 +847,54 @@ def run_series_checks(kernel_src: Path, tally: Tally) -> None:
 			     'Traceback' not in t, tally)
 
 
+# The guides Sphinx builds, and what each must show once built: the
+# driver author's guide pulls struct pm_intent's kernel-doc and the sample.
+DOCS_SPHINXDIRS = 'driver-api/pm admin-guide/pm'
+DOCS_PAGES = {
+	'driver-api/pm/replug.html': ['struct pm_intent', 'replug_sample_unplug'],
+	'admin-guide/pm/replug-pm-test.html': ['pm_test'],
+	'admin-guide/pm/replug-udev.html': ['PM_TRANSITION'],
+}
+
+
+def docs_findings(output: str) -> list[str]:
+	"""Sphinx's warnings and errors but those about other pages of the same
+	directories, which have findings of their own upstream, and the
+	notice that graphviz is not installed."""
+	findings = []
+	for line in output.splitlines():
+		if not re.search(r'\b(WARNING|ERROR|CRITICAL)\b|^Error:', line):
+			continue
+		page = re.search(r'Documentation/(\S+?\.rst)', line)
+		if 'dot(1) not found' in line or (page and 'replug' not in page.group(1)):
+			continue
+		findings.append(line)
+	return findings
+
+
+def run_docs_checks(kernel_src: Path, tally: Tally) -> None:
+	"""The guides built by the kernel's own Sphinx setup, and the ABI files
+	held to the kernel's ABI syntax."""
+	out_dir = kernel_src.resolve().parent / 'docs'
+	static_check('make htmldocs: the replug guides build without a warning',
+		     ['make', '-s', f'O={out_dir}', f'SPHINXDIRS={DOCS_SPHINXDIRS}',
+		      # a fresh environment: Sphinx repeats no warning of a page it
+		      # does not read again
+		      'SPHINXOPTS=-E',
+		      'htmldocs'], kernel_src,
+		     lambda t, rc: rc == 0 and not docs_findings(t), tally)
+	for page, words in DOCS_PAGES.items():
+		html = out_dir / 'Documentation' / 'output' / page
+		text = html.read_text(errors='replace') if html.exists() else ''
+		missing = [w for w in words if w not in text]
+		tally.record(f'htmldocs: {page} shows {", ".join(words)}',
+			     f'{html} lacks {missing}' if missing else '')
+	static_check('get_abi.pl validate: the ABI files',
+		     ['perl', 'scripts/get_abi.pl', 'validate', '--dir',
+		      str(PROJECT / 'Documentation' / 'ABI')], kernel_src,
+		     lambda t, rc: rc == 0 and not t.strip(), tally)
+
+
 def compiler_findings(output: str) -> list[str]:
 	"""Warnings and errors that sparse or W=1 report in the project's own
 	files (upstream code the patches touch has findings of its own)."""
@@ -813,15 +951,20 @@ def run_pmtest_unit_tests(binary: Path, tally: Tally) -> None:
 
 def main() -> int:
 	ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-	ap.add_argument('command', choices=['boot', 'check', 'bench'],
+	ap.add_argument('command', choices=['boot', 'check', 'bench', 'soak'],
 			help='boot: one guest with --tests; check: every boot of make check; '
-			'bench: replug against classic, results in OUT/bench')
+			'bench: replug against classic, results in OUT/bench; '
+			'soak: cycles under the debug kernel, logs in OUT/soak')
 	ap.add_argument('--kernel', type=Path, required=True, help='bzImage')
 	ap.add_argument('--initrd', type=Path, required=True, help='initramfs')
 	ap.add_argument('--kernel-src', type=Path, required=True,
 			help='kernel tree holding tools/testing/kunit')
 	ap.add_argument('--kernel-obj', type=Path, default=None,
 			help='its build directory (default: four levels above --kernel)')
+	ap.add_argument('--debug-kernel', type=Path, default=None,
+			help='bzImage of the debug kernel, for the soak')
+	ap.add_argument('--debug-initrd', type=Path, default=None,
+			help="the debug kernel's initramfs")
 	ap.add_argument('--out', type=Path, required=True, help='log directory')
 	ap.add_argument('--pmtest-tests', type=Path, default=None,
 			help="check: tools/pmtest's unit test program")
@@ -832,21 +975,35 @@ def main() -> int:
 	ap.add_argument('--bench', default=BENCH_DEFAULT,
 			help='bench: SIZES:SHAPES:LATENCIES_US:ROUNDS '
 			f'(default {BENCH_DEFAULT})')
+	ap.add_argument('--soak', default=SOAK_DEFAULT,
+			help='soak: KIND:N,... for devices, s2idle, s3, hibernate, '
+			f'kexec and tree (default {SOAK_DEFAULT})')
 	ap.add_argument('--console', action='store_true',
 			help='show the guest console while it runs')
 	args = ap.parse_args()
 
 	if args.kernel_obj is None:
 		args.kernel_obj = args.kernel.resolve().parents[3]
+	try:
+		soak = soak_boot('soak', args.soak)
+	except ValueError as e:
+		ap.error(f'--soak: {e}')
 	parser = load_kunit_parser(args.kernel_src)
 	tally = Tally()
 	if args.command == 'boot':
 		run_boot(args, parser, 'guest', [t for t in args.tests.split(',') if t],
 			 args.append, False, tally)
+	elif args.command == 'soak':
+		run_boot(args, parser, soak.name, soak.tests, soak.append, False, tally,
+			 documents=soak.documents, timeout=soak.timeout, debug=True,
+			 fsck=True)
 	elif args.command == 'bench':
 		boot = run_boot(args, parser, 'bench', ['udev', 'bench'],
 				f'replug.bench={args.bench} {args.append}'.strip(), False,
 				tally, timeout=BENCH_TIMEOUT, port3=BENCH_RUNS)
+		if not boot:
+			print(tally.line())
+			return 1
 		summary, text = bench.report(boot.out_dir / BENCH_RUNS, boot.out_dir)
 		print(text, end='')
 		tally.record(f'bench: every run came back ({len(summary["runs"])})',
@@ -857,13 +1014,15 @@ def main() -> int:
 			run_pmtest_unit_tests(args.pmtest_tests, tally)
 		run_static_checks(args.kernel_src, tally)
 		run_series_checks(args.kernel_src, tally)
+		run_docs_checks(args.kernel_src, tally)
 		run_compiler_checks(args.kernel_src, args.kernel_obj, tally)
 		only = set(filter(None, args.only.split(',')))
 		for b in CHECK_BOOTS:
 			if not only or b.name in only:
 				run_boot(args, parser, b.name, b.tests, b.append,
 					 b.must_fail, tally, b.after_done, b.timeline,
-					 b.documents, b.resume_append, b.svg_bars, b.timeout)
+					 b.documents, b.resume_append, b.svg_bars, b.timeout,
+					 debug=b.debug, fsck=b.fsck)
 	print(tally.line())
 	return 1 if tally.failed else 0
 

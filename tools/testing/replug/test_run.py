@@ -108,10 +108,45 @@ class PanicPatternTest(unittest.TestCase):
 			     '[    4.0] WARNING: CPU: 1 PID: 1 at drivers/base/core.c:1 x+0x1/0x2']:
 			self.assertRegex(line, run.PANIC_RE)
 
+	def test_debug_checkers_are_caught(self):
+		for line in ['[    5.0] BUG: KASAN: slab-use-after-free in device_del+0x1/0x2',
+			     '[    5.1] WARNING: possible circular locking dependency detected',
+			     '[    5.2] WARNING: inconsistent lock state',
+			     '[    5.3] WARNING: suspicious RCU usage',
+			     '[    5.4] BUG: sleeping function called from invalid context at x.c:1',
+			     '[  245.0] INFO: task sh:123 blocked for more than 120 seconds.']:
+			self.assertRegex(line, run.PANIC_RE)
+
 	def test_ordinary_lines_pass(self):
 		for line in ['[    1.0] PM: suspend entry (s2idle)',
-			     '[    1.1] ACPI: PM: Waking up from system sleep state S3']:
+			     '[    1.1] ACPI: PM: Waking up from system sleep state S3',
+			     # An injected hang, named by replug's watchdog, is expected.
+			     '[    9.0] replug_test rt5: replug: unplug() has not returned after 500 ms',
+			     '[    9.1] kmemleak: Kernel memory leak detector initialized']:
 			self.assertNotRegex(line, run.PANIC_RE)
+
+
+class SoakSpecTest(unittest.TestCase):
+	def test_counts_default_to_zero(self):
+		counts = run.soak_counts('devices:5,tree:100')
+		self.assertEqual(counts['devices'], 5)
+		self.assertEqual(counts['s3'], 0)
+		self.assertEqual(counts['tree'], 100)
+
+	def test_one_document_per_kernel(self):
+		self.assertEqual(run.soak_boot('s', 'kexec:3,tree:10').documents, 4)
+		self.assertTrue(run.soak_boot('s', run.SOAK_CHECK).debug)
+
+	def test_time_grows_with_cycles_and_tree(self):
+		short = run.soak_boot('s', 'devices:10,tree:100').timeout
+		self.assertGreater(run.soak_boot('s', 'devices:100,tree:100').timeout, short)
+		self.assertGreater(run.soak_boot('s', 'devices:10,tree:1000').timeout, short)
+
+	def test_bad_specs_are_refused(self):
+		for spec in ['devices', 'devices:x,tree:1', 'reboot:3,tree:1', 'devices:-1,tree:1',
+			     'devices:1', 'tree:0', 'tree:10001', '']:
+			with self.assertRaises(ValueError, msg=spec):
+				run.soak_counts(spec)
 
 
 class KtapDocumentsTest(unittest.TestCase):

@@ -23,8 +23,8 @@ rt=/sys/bus/replug_test/devices/rt3
 watch=""
 for f in /sys/power/replug/mode /sys/power/replug/cycle \
 	/sys/power/replug/announce /sys/power/replug/removed \
-	/sys/power/replug/kept /sys/power/pm_test $pci/power/replug \
-	$rt/power/replug $tb/tree $tb/fault $tb/nodes; do
+	/sys/power/replug/kept /sys/power/replug/watchdog_ms /sys/power/pm_test \
+	$pci/power/replug $rt/power/replug $tb/tree $tb/fault $tb/nodes; do
 	watch="$watch --watch $f"
 done
 tainted=$(cat /proc/sys/kernel/tainted)
@@ -33,7 +33,8 @@ seed=$(cmdline_value replug.fuzz_seed)
 echo "# fuzz seed $seed, $count inputs per knob"
 
 for knob in /sys/power/replug/mode /sys/power/replug/announce \
-	/sys/power/replug/dry_run $pci/power/replug $rt/power/replug \
+	/sys/power/replug/dry_run /sys/power/replug/watchdog_ms \
+	$pci/power/replug $rt/power/replug \
 	$tb/tree $tb/destroy $tb/fault $tb/change $tb/latency; do
 	# shellcheck disable=SC2086 # one --watch FILE pair each
 	pmtest fuzz "$knob" --count "$count" --seed "$seed" --format text $watch \

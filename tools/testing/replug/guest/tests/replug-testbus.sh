@@ -8,30 +8,7 @@
 # swapped for another comes back with the other's identity.
 
 . /replug/tests/replug-lib.sh
-
-tb=/sys/kernel/debug/replug_test
-
-# The test bus's devices by name and identity.
-testbus_inventory() {
-	local d
-	for d in /sys/bus/replug_test/devices/*; do
-		echo "${d##*/} $(cat "$d/identity")"
-	done
-}
-
-# wait_bound N: every one of N test devices has its driver (probing is
-# asynchronous).
-wait_bound() {
-	local tries=0
-	while [ $tries -lt 60 ]; do
-		[ "$(ls /sys/bus/replug_test/drivers/replug_test | grep -c '^rt')" -eq "$1" ] &&
-			return 0
-		tries=$((tries + 1))
-		sleep 1
-	done
-	echo "$(ls /sys/bus/replug_test/drivers/replug_test | grep -c '^rt') of $1 bound"
-	return 1
-}
+. /replug/tests/testbus-lib.sh
 
 # cycle: one pm_test=devices suspend in replug mode; prints the status.
 cycle() {

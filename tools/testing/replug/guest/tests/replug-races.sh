@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0
+# Races with the walk.  A dry run leaves user space running while the
+# devices go, so a hang at one test device holds the walk open while
+# others come in: a second transition is refused with EBUSY; a mode write
+# waits for the walk to end; a policy write to a device the walk is about
+# to remove returns at once (it used to wait for the walk, which waited
+# for it to leave the file it was removing); and unloading the test bus's
+# module mid-walk ends with the module and its devices gone, every other
+# device back, and nothing reported by the kernel.
+
+. /replug/tests/replug-lib.sh
+. /replug/tests/testbus-lib.sh
+
+devices=50
+hang_ms=5000
+held=$((devices / 2))
+
+# hold_walk: a dry run in the background whose walk hangs at rt$held; its
+# exit status lands in /tmp/dry.status when it ends.
+hold_walk() {
+	local tries=0
+	rm -f /tmp/dry.status
+	echo "$held unplug hang=$hang_ms" > $tb/fault
+	(echo poweroff > /sys/power/replug/dry_run 2> /tmp/dry.err
+	 echo $? > /tmp/dry.status) &
+	dry=$!
+	until grep -q "^$held unplug hang $hang_ms fired=1" $tb/fault; do
+		tries=$((tries + 1))
+		[ $tries -lt 50 ] || return 1
+		usleep 100000
+	done
+}
+
+uptime_cs() {
+	tr -d . < /proc/uptime | cut -d' ' -f1
+}
+
+walk_ended() {
+	wait $dry
+	test "$(cat /tmp/dry.status)" = 0 || { cat /tmp/dry.err; return 1; }
+}
+
+tainted=$(cat /proc/sys/kernel/tainted)
+echo replug > /sys/power/replug/mode
+echo devices > /sys/power/pm_test
+expect "test bus loads" insmod /lib/modules/replug-testbus.ko
+echo "count=$devices shape=wide" > $tb/tree
+expect "all $devices bound" wait_bound $devices
+udevadm settle --timeout=30
+inventory > /tmp/races.before
+
+expect "a dry run's walk is held at rt$held" hold_walk
+echo mem > /sys/power/state 2> /tmp/second.err
+ktap_result "a second transition during the walk is refused" $((! $?)) "it ran"
+expect "with EBUSY" grep -q 'Device or resource busy' /tmp/second.err
+expect "the dry run ends well" walk_ended
+expect "every device is back" wait_for_inventory /tmp/races.before
+
+expect "a dry run's walk is held at rt$held" hold_walk
+start=$(uptime_cs)
+echo classic > /sys/power/replug/mode
+waited=$(($(uptime_cs) - start))
+expect "a mode write waits for the walk to end ($waited cs)" test $waited -ge 200
+expect_eq "then takes effect" "[classic] replug" "$(cat /sys/power/replug/mode)"
+expect "the dry run ended well" walk_ended
+echo replug > /sys/power/replug/mode
+expect "every device is back" wait_for_inventory /tmp/races.before
+
+expect "a dry run's walk is held at rt$held" hold_walk
+echo auto > /sys/bus/replug_test/devices/rt0/power/replug
+expect "a policy write to rt0, still to be removed, returns at once" \
+	test ! -e /tmp/dry.status
+expect "the dry run ends well" walk_ended
+expect "every device is back" wait_for_inventory /tmp/races.before
+
+expect "a dry run's walk is held at rt$held" hold_walk
+rmmod replug_testbus 2> /tmp/rmmod.err &
+rmmod=$!
+expect "the dry run ends well" walk_ended
+wait $rmmod
+ktap_result "the test bus's module unloads mid-walk" $? "$(cat /tmp/rmmod.err)"
+expect "none of its devices is left" test ! -e /sys/bus/replug_test
+grep -v '^replug_test ' /tmp/races.before > /tmp/races.others
+expect "every other device is back" wait_for_inventory /tmp/races.others
+expect_eq "no WARN, oops or other taint" "$tainted" "$(cat /proc/sys/kernel/tainted)"
+echo none > /sys/power/pm_test
+echo classic > /sys/power/replug/mode
