@@ -911,7 +911,7 @@ def run_compiler_checks(kernel_src: Path, kernel_obj: Path, tally: Tally) -> Non
 		 'C=2', 'W=1']
 	for src in project_sources():
 		rel = src.relative_to(PROJECT)
-		if src.suffix != '.c' or rel.parts[0] not in ('drivers', 'kernel'):
+		if src.suffix != '.c' or rel.parts[0] not in ('drivers', 'kernel', 'samples'):
 			continue
 		obj = str(rel.with_suffix('.o'))
 		static_check(f'sparse and W=1 {rel}', kmake + [obj], kernel_src,
