@@ -606,11 +606,15 @@ CHECK_BOOTS = [
 	CheckBoot('replug-sleep', ['replug-knobs', 'replug-pm-test',
 				   'replug-s2idle', 'replug-s3', 'replug-announce',
 				   'replug-dry-run',
-				   'replug-driver', 'replug-hw-change'],
+				   'replug-driver'],
 		  # sleepgraph shows a device's callbacks by phase: the removal
 		  # of the e1000e before dpm_prepare, the rescan after resume.
 		  timeline=[r'0000:01:00\.0 \{e1000e\} \([0-9.]+ ms\) suspend_prepare',
 			    r'pci0000:00 \([0-9.]+ ms\) resume_complete']),
+	# Hardware changed while asleep, in a boot of its own: a wakeup left
+	# armed or pending by another test would end the S3 before the host
+	# could change anything.
+	CheckBoot('hw-change', ['replug-hw-change']),
 	CheckBoot('replug-hibernate', ['replug-hibernate', 'classic-callbacks'],
 		  after_done=TEST_RESUME_CHECKS),
 	# A 1,000-device tree of the synthetic test bus: cycled, faults at the
