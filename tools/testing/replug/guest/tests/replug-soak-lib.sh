@@ -7,7 +7,7 @@
 # (test_resume: the image written and restored in the same boot), kexec;
 # tree:N is the size of the test-bus tree cycled with the default devices.
 
-. /replug/tests/replug-lib.sh
+. /replug/tests/kexec-lib.sh
 . /replug/tests/testbus-lib.sh
 
 # soak_count KIND: how many cycles of KIND replug.soak asks for (0).
@@ -44,8 +44,7 @@ soak_data_intact() {
 # run replug-soak-kexec with LEFT more kexecs to go; init runs it at the end.
 soak_kexec_load() {
 	local next
-	(cd / && find . -xdev | cpio -o -H newc > /tmp/initrd.cpio 2>/dev/null) ||
-		return 1
+	pack_root /tmp/initrd.cpio || return 1
 	next=$(sed -e 's/replug\.tests=[^ ]*/replug.tests=replug-soak-kexec/' \
 		   -e 's/ *replug\.end=[^ ]*//' -e 's/ *replug\.kexec_left=[^ ]*//' \
 		   /proc/cmdline)
