@@ -9,8 +9,11 @@ console ("REPLUG-HOST: REQUEST"): wake-from-s2idle (press the power
 button once the guest is in its s2idle loop), wake-every-s2idle and
 s2idle-on-request (do so for every s2idle, or only on request),
 rtc-wakes-s3 and host-wakes-s3 (leave the wake from S3 to the guest's
-RTC alarm, or not), swap-usb-disk-in-s3 (at the next S3, unplug the USB
-disk and plug in another before the wake).  Results are parsed with the kernel's own
+RTC alarm, or not), change-hardware-in-s3 (at the next S3, before the
+wake, swap the USB disk and the e1000e for others and put another
+filesystem of another size on a virtio disk; a hibernating hw-change
+test finds the same changes when its image is restored).  Results are parsed with
+the kernel's own
 kunit_parser (tools/testing/kunit), and a hung, panicked or silent guest
 is a failure with its console shown, never a stuck run.
 """
@@ -67,26 +70,37 @@ DISKS = [
 	Disk('sata', 32, 'replug-sata'),
 	Disk('usb', 16, 'replug-usb'),
 	# Not attached at boot: the USB disk the host swaps in while the
-	# guest sleeps (swap-usb-disk-in-s3).
+	# guest sleeps (change-hardware-in-s3).
 	Disk('usb2', 16, 'replug-usb2'),
+	# A virtio disk of the hw-change test, and what the host writes over
+	# it while the guest sleeps: another filesystem, twice the size.
+	Disk('vdisk', 16, 'replug-vdisk-a'),
+	Disk('vdisk2', 32, 'replug-vdisk-b'),
 ]
 
 
-def qemu_devices(disk_dir: Path) -> list[str]:
+def qemu_devices(disk_dir: Path, changed: bool = False) -> list[str]:
 	"""The default devices: real hardware models driven by in-tree drivers.
 
 	The NICs share one QEMU hub with no host backend, so no frame leaves
-	QEMU.
+	QEMU.  @changed: the hardware as the hw-change tests leave it (see
+	hardware_changes()): the e1000e's slot empty, the other USB disk in.
 	"""
 	img = {d.name: disk_dir / f'{d.name}.img' for d in DISKS}
+	e1000e = [] if changed else [
+		'-netdev', 'hubport,id=n2,hubid=0',
+		'-device', 'e1000e,netdev=n2,bus=rp1,mac=52:54:00:00:00:12,id=nic12',
+	]
+	usb_disk = ('usb-storage,drive=usbdisk2,bus=xhci.0,serial=replug-usb2,id=usbstore2'
+		    if changed else
+		    'usb-storage,drive=usbdisk,bus=xhci.0,serial=replug-usb,id=usbstore')
 	return [
 		'-netdev', 'hubport,id=n0,hubid=0',
 		'-device', 'virtio-net-pci,netdev=n0,mac=52:54:00:00:00:10',
 		'-netdev', 'hubport,id=n1,hubid=0',
 		'-device', 'e1000,netdev=n1,mac=52:54:00:00:00:11',
 		'-device', 'pcie-root-port,id=rp1,chassis=1,slot=1',
-		'-netdev', 'hubport,id=n2,hubid=0',
-		'-device', 'e1000e,netdev=n2,bus=rp1,mac=52:54:00:00:00:12',
+	] + e1000e + [
 		'-drive', f'if=none,id=data,format=raw,file={img["data"]}',
 		'-device', 'virtio-blk-pci,drive=data,serial=replug-data',
 		'-drive', f'if=none,id=swap,format=raw,file={img["swap"]}',
@@ -96,10 +110,33 @@ def qemu_devices(disk_dir: Path) -> list[str]:
 		'-device', 'qemu-xhci,id=xhci',
 		'-device', 'usb-kbd,bus=xhci.0',
 		'-drive', f'if=none,id=usbdisk,format=raw,file={img["usb"]}',
-		'-device', 'usb-storage,drive=usbdisk,bus=xhci.0,serial=replug-usb,id=usbstore',
 		'-drive', f'if=none,id=usbdisk2,format=raw,file={img["usb2"]}',
+		'-device', usb_disk,
 		'-device', 'virtio-rng-pci',
 	]
+
+
+def hw_change_devices(disk_dir: Path, changed: bool = False) -> list[str]:
+	"""What the hw-change tests add to the default devices: a PCI bridge
+	with empty slots for the NIC plugged in while the guest sleeps, and a
+	virtio disk whose medium changes meanwhile.  @changed: with that NIC.
+	"""
+	nic = [
+		'-netdev', 'hubport,id=n3,hubid=0',
+		'-device', 'e1000,netdev=n3,bus=br1,addr=1,mac=52:54:00:00:00:13,id=nic13',
+	] if changed else []
+	return [
+		'-device', 'pci-bridge,id=br1,chassis_nr=3,shpc=off',
+		'-drive', f'if=none,id=vdisk,format=raw,file={disk_dir / "vdisk.img"}',
+		'-device', 'virtio-blk-pci,drive=vdisk,serial=replug-vdisk',
+	] + nic
+
+
+def change_vdisk_medium(disk_dir: Path) -> int:
+	"""Put the other filesystem on the hw-change tests' virtio disk; its
+	new size."""
+	shutil.copyfile(disk_dir / 'vdisk2.img', disk_dir / 'vdisk.img')
+	return (disk_dir / 'vdisk.img').stat().st_size
 
 
 def make_disks(disk_dir: Path) -> None:
@@ -125,9 +162,8 @@ class Qmp(threading.Thread):
 		self.suspends = 0
 		# Cleared while the guest has its RTC alarm wake it from S3.
 		self.wakes_s3 = True
-		# QMP commands that change the hardware at the next S3, before
-		# the wake.
-		self.while_asleep: list[tuple[str, dict]] = []
+		# What changes the hardware at the next S3, before the wake.
+		self.while_asleep: list = []
 
 	def connect(self, deadline: float) -> None:
 		while time.monotonic() < deadline:
@@ -181,19 +217,39 @@ class Qmp(threading.Thread):
 				self.suspends += 1
 				# Give the guest time to finish entering S3.
 				time.sleep(2)
-				for name, args in self.while_asleep:
-					self.command(name, **args)
+				for change in self.while_asleep:
+					change()
 				self.while_asleep = []
 				self.command('system_wakeup')
 
 
-# Unplug the USB disk and plug in another one, with another serial and
-# filesystem, on the same controller.
-SWAP_USB_DISK = [
-	('device_del', {'id': 'usbstore'}),
-	('device_add', {'driver': 'usb-storage', 'drive': 'usbdisk2', 'bus': 'xhci.0',
-			'serial': 'replug-usb2', 'id': 'usbstore2'}),
-]
+def hardware_changes(qmp: Qmp, disk_dir: Path) -> list:
+	"""What the host changes while the guest is in S3.
+
+	The USB disk is unplugged and another one, with another serial and
+	filesystem, plugged into the same controller.  The e1000e is unplugged
+	from its PCIe slot and an e1000, with another MAC address, plugged
+	into a slot of the PCI bridge: QEMU's ACPI PCI hotplug completes a
+	pending unplug when the machine is reset, which waking from S3 does,
+	so the guest never sees the old NIC again.  (Not into an empty PCIe
+	root port: the kernel's resume of the port, which stays, writes back
+	the Slot Control it saved, power off, and no hotplug driver of this
+	guest turns it on again.)  The virtio disk's medium changes under the
+	same device: another filesystem, twice as large, as a hypervisor or
+	a storage array may do to a sleeping machine.
+	"""
+	return [
+		lambda: qmp.command('device_del', id='usbstore'),
+		lambda: qmp.command('device_add', driver='usb-storage',
+				    drive='usbdisk2', bus='xhci.0',
+				    serial='replug-usb2', id='usbstore2'),
+		lambda: qmp.command('device_del', id='nic12'),
+		lambda: qmp.command('netdev_add', type='hubport', id='n3', hubid=0),
+		lambda: qmp.command('device_add', driver='e1000', netdev='n3',
+				    bus='br1', addr='1', mac='52:54:00:00:00:13', id='nic13'),
+		lambda: qmp.command('block_resize', device='vdisk',
+				    size=change_vdisk_medium(disk_dir)),
+	]
 
 
 @dataclass
@@ -222,6 +278,10 @@ class Boot:
 	# first kernel's tests and report go on where they stopped.
 	resume_append: str = ''
 
+	def hw_change(self) -> bool:
+		"""Whether the boot runs a test that changes the hardware."""
+		return any(t.startswith('replug-hw-change') for t in self.tests)
+
 	def qemu_cmd(self, resume: bool = False) -> list[str]:
 		append = ' '.join(filter(None, [
 			'console=ttyS0 panic=-1 loglevel=8',
@@ -245,7 +305,9 @@ class Boot:
 			'-serial', 'stdio',
 		] + channels + [
 			'-qmp', f'unix:{self.out_dir / "qmp.sock"},server=on,wait=off',
-		] + qemu_devices(self.out_dir)
+		] + qemu_devices(self.out_dir, changed=resume and self.hw_change()) + (
+			hw_change_devices(self.out_dir, changed=resume)
+			if self.hw_change() else [])
 
 	def run(self) -> None:
 		if self.out_dir.exists():
@@ -254,6 +316,10 @@ class Boot:
 		deadline = time.monotonic() + self.timeout
 		self._run_qemu(self.qemu_cmd(), 'qemu.cmd', deadline)
 		if self.resume_append and not self.failure:
+			# The machine is off: what the guest finds when the image
+			# is restored need not be what it had.
+			if self.hw_change():
+				change_vdisk_medium(self.out_dir)
 			self._run_qemu(self.qemu_cmd(resume=True), 'qemu-resume.cmd',
 				       deadline)
 		if not self.failure and not any(DONE_MARK in l for l in self.console):
@@ -303,8 +369,8 @@ class Boot:
 			self.wakes_every_s2idle = request == 'wake-every-s2idle'
 		elif request in ('rtc-wakes-s3', 'host-wakes-s3'):
 			self.qmp.wakes_s3 = request == 'host-wakes-s3'
-		elif request == 'swap-usb-disk-in-s3':
-			self.qmp.while_asleep = SWAP_USB_DISK
+		elif request == 'change-hardware-in-s3':
+			self.qmp.while_asleep = hardware_changes(self.qmp, self.out_dir)
 
 	def _wake_from_s2idle(self) -> None:
 		self.awake.clear()
@@ -613,8 +679,13 @@ CHECK_BOOTS = [
 			    r'pci0000:00 \([0-9.]+ ms\) resume_complete']),
 	# Hardware changed while asleep, in a boot of its own: a wakeup left
 	# armed or pending by another test would end the S3 before the host
-	# could change anything.
-	CheckBoot('hw-change', ['replug-hw-change']),
+	# could change anything.  The debug kernel's KASAN names any use of
+	# a device freed with the hardware that went away.
+	CheckBoot('hw-change', ['replug-hw-change'], debug=True),
+	# The same changes while the machine is off between the two boots of
+	# a hibernation: the restored kernel finds what is there now.
+	CheckBoot('hw-change-hibernate', ['replug-hw-change-hibernate'],
+		  resume_append='replug.resume=1', debug=True),
 	CheckBoot('replug-hibernate', ['replug-hibernate', 'classic-callbacks'],
 		  after_done=TEST_RESUME_CHECKS),
 	# A 1,000-device tree of the synthetic test bus: cycled, faults at the
