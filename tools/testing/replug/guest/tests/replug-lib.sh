@@ -52,13 +52,14 @@ pci_devpath() {
 	echo "${path#/sys}"
 }
 
-# Wait until the inventory is what it was (re-enumeration of USB and the
-# devices behind it goes on after the transition returns).
+# wait_for_inventory FILE [BUS]: wait until the inventory is what it was
+# (re-enumeration of USB and the devices behind it goes on after the
+# transition returns); with BUS, that bus's devices left out.
 wait_for_inventory() {
 	local tries=0
 	while [ $tries -lt 20 ]; do
 		udevadm settle --timeout=5
-		inventory > /tmp/inventory.now
+		inventory | grep -v "^${2:-(none)} " > /tmp/inventory.now
 		diff -q "$1" /tmp/inventory.now > /dev/null && return 0
 		tries=$((tries + 1))
 		sleep 1

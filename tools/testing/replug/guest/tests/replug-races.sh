@@ -4,7 +4,12 @@
 # others come in: a second transition is refused with EBUSY; a mode write
 # waits for the walk to end; a policy write to a device the walk is about
 # to remove returns at once (it used to wait for the walk, which waited
-# for it to leave the file it was removing); and unloading the test bus's
+# for it to leave the file it was removing), and so does a uevent written
+# to such a device; a uevent written to every device (udevadm trigger)
+# succeeds; hardware arriving
+# mid-walk (a rescan of every PCI bus, as a hotplug driver's is, and a
+# device added to the test bus) is found, every device ends up back
+# exactly once and bound; and unloading the test bus's
 # module mid-walk ends with the module and its devices gone, every other
 # device back, and nothing reported by the kernel.
 
@@ -87,14 +92,40 @@ expect_walk_ended
 expect "every device is back" wait_for_inventory /tmp/races.before
 
 expect_walk_held
+echo add > /sys/bus/replug_test/devices/rt$parent/uevent
+ktap_result "a uevent written to rt$parent, still to be removed, is taken" $? ""
+expect "and returns at once, the walk still held" test ! -e /tmp/dry.status
+start=$(uptime_cs)
+udevadm trigger --action=change
+ktap_result "udevadm trigger of every device, started mid-walk, succeeds ($(($(uptime_cs) - start)) cs)" $? ""
+expect_walk_ended
+expect "every device is back" wait_for_inventory /tmp/races.before
+
+# Hardware arriving while the walk is held: the PCI functions it has
+# removed already are found again by a rescan of every PCI bus (as a
+# hotplug driver would, on a presence change), and a new device appears
+# on the test bus.  Neither may be lost, doubled or left unbound.
+expect_walk_held
+pci_gone=$(($(grep -c '^pci ' /tmp/races.before) - $(ls /sys/bus/pci/devices | wc -l)))
+echo 1 > /sys/bus/pci/rescan
+ktap_result "a rescan of every PCI bus mid-walk ($pci_gone functions removed by then) succeeds" $? ""
+echo "appear $parent" > $tb/change
+ktap_result "a device appearing on the test bus mid-walk is taken" $? ""
+expect "and both return at once, the walk still held" test ! -e /tmp/dry.status
+expect_walk_ended
+expect "every test device is back, and the new one bound" wait_bound $((devices + 1))
+grep -v '^replug_test ' /tmp/races.before > /tmp/races.others
+expect "every PCI function and every other device is back, bound as before" \
+	wait_for_inventory /tmp/races.others replug_test
+
+expect_walk_held
 rmmod replug_testbus 2> /tmp/rmmod.err &
 rmmod=$!
 expect_walk_ended
 wait $rmmod
 ktap_result "the test bus's module unloads mid-walk" $? "$(cat /tmp/rmmod.err)"
 expect "none of its devices is left" test ! -e /sys/bus/replug_test
-grep -v '^replug_test ' /tmp/races.before > /tmp/races.others
-expect "every other device is back" wait_for_inventory /tmp/races.others
+expect "every other device is back" wait_for_inventory /tmp/races.others replug_test
 expect_eq "no WARN, oops or other taint" "$tainted" "$(cat /proc/sys/kernel/tainted)"
 echo none > /sys/power/pm_test
 echo classic > /sys/power/replug/mode
