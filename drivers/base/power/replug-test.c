@@ -769,20 +769,26 @@ static void replug_sysfs_counters_are_read_only_test(struct kunit *test)
 	}
 }
 
+/* The knob called @name, set back to its value when the test ends. */
+static struct kobj_attribute *save_knob(struct kunit *test, const char *name)
+{
+	struct saved_knob *saved = kunit_kzalloc(test, sizeof(*saved), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, saved);
+	saved->knob = power_knob(test, name);
+	saved->word = knob_show(test, saved->knob);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_knob,
+							saved), 0);
+	return saved->knob;
+}
+
 static void replug_sysfs_watchdog_ms_test(struct kunit *test)
 {
 	static const char * const out_of_range[] = {
 		"-1", "600001", "4294967296", "99999999999999999999", "1.5", "0x10",
 	};
-	struct kobj_attribute *watchdog = power_knob(test, "watchdog_ms");
-	struct saved_knob *saved = kunit_kzalloc(test, sizeof(*saved), GFP_KERNEL);
+	struct kobj_attribute *watchdog = save_knob(test, "watchdog_ms");
 	int i;
-
-	KUNIT_ASSERT_NOT_NULL(test, saved);
-	saved->knob = watchdog;
-	saved->word = knob_show(test, watchdog);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_knob,
-							saved), 0);
 
 	KUNIT_EXPECT_EQ(test, knob_store(watchdog, "250\n"), 4);
 	KUNIT_EXPECT_STREQ(test, knob_show(test, watchdog), "250\n");
@@ -796,6 +802,36 @@ static void replug_sysfs_watchdog_ms_test(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, knob_show(test, watchdog), "600000\n");
 }
 
+/* Whether a call of @ms, watched on @dev, outlives the watchdog. */
+static bool watched_call_outlives(struct device *dev, unsigned int ms)
+{
+	struct pm_replug_watchdog wd;
+
+	pm_replug_watchdog_start(&wd, dev, "a watched call");
+	msleep(ms);
+	return pm_replug_watchdog_stop(&wd);
+}
+
+/*
+ * Outside the walk, the watchdog only names: a call that outlives the
+ * knob says so, one within it or with the knob at 0 does not, and nor
+ * does one that waits for no device.
+ */
+static void replug_sysfs_watchdog_names_slow_calls_test(struct kunit *test)
+{
+	struct kobj_attribute *watchdog = save_knob(test, "watchdog_ms");
+	struct device *disk = kunit_device_register(test, "watched-disk");
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(disk));
+	KUNIT_ASSERT_EQ(test, knob_store(watchdog, "20"), 2);
+	KUNIT_EXPECT_TRUE(test, watched_call_outlives(disk, SLOW_MS));
+	KUNIT_EXPECT_FALSE(test, watched_call_outlives(NULL, SLOW_MS));
+	KUNIT_ASSERT_EQ(test, knob_store(watchdog, "10000"), 5);
+	KUNIT_EXPECT_FALSE(test, watched_call_outlives(disk, SLOW_MS));
+	KUNIT_ASSERT_EQ(test, knob_store(watchdog, "0"), 1);
+	KUNIT_EXPECT_FALSE(test, watched_call_outlives(disk, SLOW_MS));
+}
+
 static struct kunit_case replug_sysfs_test_cases[] = {
 	KUNIT_CASE(replug_sysfs_policy_test),
 	KUNIT_CASE(replug_sysfs_mode_test),
@@ -803,6 +839,7 @@ static struct kunit_case replug_sysfs_test_cases[] = {
 	KUNIT_CASE(replug_sysfs_dry_run_test),
 	KUNIT_CASE(replug_sysfs_counters_are_read_only_test),
 	KUNIT_CASE(replug_sysfs_watchdog_ms_test),
+	KUNIT_CASE_SLOW(replug_sysfs_watchdog_names_slow_calls_test),
 	{}
 };
 

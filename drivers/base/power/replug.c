@@ -476,49 +476,90 @@ static void replug_pin(struct replug_walk *walk, struct device *unit)
  * but it can be named, with where it is stuck, while the walk waits; and
  * a transition that went on after it would hide the hang.
  */
-struct replug_watchdog {
-	struct timer_list timer;
-	struct device *dev;
-	struct task_struct *task;
-	const char *callback;
-	unsigned int ms;
-	bool fired;
-};
-
 static void replug_watchdog_fire(struct timer_list *timer)
 {
-	struct replug_watchdog *wd = from_timer(wd, timer, timer);
+	struct pm_replug_watchdog *wd = from_timer(wd, timer, timer);
 
 	WRITE_ONCE(wd->fired, true);
 	dev_warn(wd->dev, "replug: %s has not returned after %u ms\n",
-		 wd->callback, wd->ms);
+		 wd->what, wd->ms);
 	show_stack(wd->task, NULL, KERN_WARNING);
 }
 
-static void replug_watchdog_start(struct replug_watchdog *wd,
-				  struct replug_walk *walk, struct device *dev,
-				  const char *callback)
+static void replug_watchdog_arm(struct pm_replug_watchdog *wd,
+				struct device *dev, const char *what,
+				unsigned int ms)
 {
 	wd->dev = dev;
 	wd->task = current;
-	wd->callback = callback;
-	wd->ms = walk->watchdog_ms;
+	wd->what = what;
+	wd->ms = dev ? ms : 0;
 	wd->fired = false;
 	timer_setup_on_stack(&wd->timer, replug_watchdog_fire, 0);
 	if (wd->ms)
 		mod_timer(&wd->timer, jiffies + msecs_to_jiffies(wd->ms));
 }
 
-/* Return: whether the callback outlived the watchdog. */
-static bool replug_watchdog_stop(struct replug_watchdog *wd)
+/* Return: whether the watched call outlived the watchdog. */
+static bool replug_watchdog_disarm(struct pm_replug_watchdog *wd)
 {
 	del_timer_sync(&wd->timer);
 	destroy_timer_on_stack(&wd->timer);
-	if (wd->fired)
-		dev_err(wd->dev, "replug: %s returned too late, calling the transition off\n",
-			wd->callback);
 	return wd->fired;
 }
+
+static void replug_watchdog_start(struct pm_replug_watchdog *wd,
+				  struct replug_walk *walk, struct device *dev,
+				  const char *callback)
+{
+	replug_watchdog_arm(wd, dev, callback, walk->watchdog_ms);
+}
+
+/* Return: whether the callback outlived the watchdog. */
+static bool replug_watchdog_stop(struct pm_replug_watchdog *wd)
+{
+	if (!replug_watchdog_disarm(wd))
+		return false;
+	dev_err(wd->dev, "replug: %s returned too late, calling the transition off\n",
+		wd->what);
+	return true;
+}
+
+/**
+ * pm_replug_watchdog_start - watch a call of a transition that may hang
+ * @wd: the watchdog, on the caller's stack until pm_replug_watchdog_stop().
+ * @dev: the device the call waits for, named if it hangs; %NULL watches
+ *	nothing.
+ * @what: the call, for the message.
+ *
+ * For the steps of a transition outside the walk that wait for one device,
+ * such as writing the hibernation image to its disk: should the call not
+ * return within /sys/power/replug/watchdog_ms, @dev is named in the log
+ * with the stack of the task stuck in it.  Unlike a device in the walk,
+ * the transition goes on once the call returns: a slow disk is no error.
+ */
+void pm_replug_watchdog_start(struct pm_replug_watchdog *wd,
+			      struct device *dev, const char *what)
+{
+	replug_watchdog_arm(wd, dev, what, READ_ONCE(replug.watchdog_ms));
+}
+EXPORT_SYMBOL_IF_KUNIT(pm_replug_watchdog_start);
+
+/**
+ * pm_replug_watchdog_stop - the watched call has returned
+ * @wd: as started.
+ *
+ * Return: whether the call outlived the watchdog.
+ */
+bool pm_replug_watchdog_stop(struct pm_replug_watchdog *wd)
+{
+	if (!replug_watchdog_disarm(wd))
+		return false;
+	dev_warn(wd->dev, "replug: %s returned, the transition goes on\n",
+		 wd->what);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(pm_replug_watchdog_stop);
 
 /* @dev was told and stays: it will hear how the transition ended. */
 static void replug_add_notified(struct replug_walk *walk, struct device *dev)
@@ -545,7 +586,7 @@ static void replug_fail(struct replug_walk *walk, int error)
  */
 static void replug_walk_device(struct replug_walk *walk, struct device *dev)
 {
-	struct replug_watchdog wd;
+	struct pm_replug_watchdog wd;
 	struct device *unit;
 	bool remove, late;
 	int stay, error;

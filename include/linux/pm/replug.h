@@ -13,10 +13,12 @@
 
 #include <linux/list.h>
 #include <linux/pm/intent.h>
+#include <linux/timer_types.h>
 
 struct attribute_group;
 struct device;
 struct kobj_uevent_env;
+struct task_struct;
 
 /**
  * enum pm_replug_policy - what replug does with one device
@@ -68,6 +70,27 @@ struct pm_replug_bus {
 	struct list_head node;
 };
 
+/**
+ * struct pm_replug_watchdog - names a device a transition waits for too long
+ * @timer: fires after /sys/power/replug/watchdog_ms.
+ * @dev: the device waited for.
+ * @task: the task that waits, whose stack is shown.
+ * @what: the call that waits, for the message.
+ * @ms: the time it was given.
+ * @fired: whether it outlived it.
+ *
+ * Lives on the stack of the waiting task, between pm_replug_watchdog_start()
+ * and pm_replug_watchdog_stop(); its members are private.
+ */
+struct pm_replug_watchdog {
+	struct timer_list timer;
+	struct device *dev;
+	struct task_struct *task;
+	const char *what;
+	unsigned int ms;
+	bool fired;
+};
+
 /* The power/replug attribute; merged only with CONFIG_PM_REPLUG. */
 extern const struct attribute_group pm_replug_attr_group;
 
@@ -81,6 +104,9 @@ void pm_replug_driver_bound(struct device *dev);
 int pm_replug_uevent(const struct device *dev, struct kobj_uevent_env *env);
 int pm_replug_register_bus(struct pm_replug_bus *bus);
 void pm_replug_unregister_bus(struct pm_replug_bus *bus);
+void pm_replug_watchdog_start(struct pm_replug_watchdog *wd,
+			      struct device *dev, const char *what);
+bool pm_replug_watchdog_stop(struct pm_replug_watchdog *wd);
 #else
 static inline void pm_replug_announce(struct pm_intent *intent) {}
 static inline int pm_replug_unplug(struct pm_intent *intent) { return 0; }
@@ -100,6 +126,15 @@ static inline int pm_replug_register_bus(struct pm_replug_bus *bus)
 }
 
 static inline void pm_replug_unregister_bus(struct pm_replug_bus *bus) {}
+
+static inline void pm_replug_watchdog_start(struct pm_replug_watchdog *wd,
+					    struct device *dev,
+					    const char *what) {}
+
+static inline bool pm_replug_watchdog_stop(struct pm_replug_watchdog *wd)
+{
+	return false;
+}
 #endif
 
 #endif /* _LINUX_PM_REPLUG_H */

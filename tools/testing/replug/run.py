@@ -12,7 +12,9 @@ rtc-wakes-s3 and host-wakes-s3 (leave the wake from S3 to the guest's
 RTC alarm, or not), change-hardware-in-s3 (at the next S3, before the
 wake, swap the USB disk and the e1000e for others and put another
 filesystem of another size on a virtio disk; a hibernating hw-change
-test finds the same changes when its image is restored).  Results are parsed with
+test finds the same changes when its image is restored),
+stall-swap-writes (throttle the swap disk's writes to a trickle until
+the kernel's watchdog names it).  Results are parsed with
 the kernel's own
 kunit_parser (tools/testing/kunit), and a hung, panicked or silent guest
 is a failure with its console shown, never a stuck run.
@@ -49,6 +51,10 @@ PANIC_RE = re.compile(r'Kernel panic - not syncing|BUG: |Oops:|'
 		      r'WARNING: (CPU:|possible |inconsistent |suspicious )|'
 		      r'INFO: task \S+ blocked for more than')
 DONE_MARK = 'REPLUG-GUEST-DONE'
+# The watchdog naming a swap disk that holds up the hibernation image.
+SWAP_STALL_NAMED_RE = re.compile(r'replug: swsusp_write\(\) has not returned after')
+# How long the host stalls the swap disk when the watchdog stays silent.
+SWAP_STALL_MAX_S = 120
 # A halted guest stays on; the host ends QEMU when it says so.
 HALTED_MARK = 'reboot: System halted'
 # The trace of one replug cycle, written by the guest on its third serial port.
@@ -187,6 +193,11 @@ class Qmp(threading.Thread):
 		self.log.flush()
 		self.sock.sendall(json.dumps(msg).encode() + b'\n')
 
+	def throttle_swap_writes(self, bytes_per_s: int) -> None:
+		"""Limit the swap disk's writes to @bytes_per_s, 0 for none."""
+		self.command('block_set_io_throttle', device='swap', bps=0, bps_rd=0,
+			     bps_wr=bytes_per_s, iops=0, iops_rd=0, iops_wr=0)
+
 	def press_power_button_until(self, asleep: threading.Event,
 				     awake: threading.Event) -> None:
 		"""Wake a guest from suspend-to-idle with the ACPI power button.
@@ -277,6 +288,8 @@ class Boot:
 	# run on the same disks, whose kernel restores the image, so that the
 	# first kernel's tests and report go on where they stopped.
 	resume_append: str = ''
+	# Lifts the swap disk's stall when the watchdog stays silent.
+	swap_stall: threading.Timer | None = None
 
 	def hw_change(self) -> bool:
 		"""Whether the boot runs a test that changes the hardware."""
@@ -356,6 +369,8 @@ class Boot:
 			self.awake.set()
 		if HALTED_MARK in line and self.qmp:
 			self.qmp.command('quit')
+		if SWAP_STALL_NAMED_RE.search(line):
+			self._end_swap_stall()
 		m = HOST_REQUEST_RE.search(line)
 		if not m or not self.qmp:
 			return
@@ -369,8 +384,21 @@ class Boot:
 			self.wakes_every_s2idle = request == 'wake-every-s2idle'
 		elif request in ('rtc-wakes-s3', 'host-wakes-s3'):
 			self.qmp.wakes_s3 = request == 'host-wakes-s3'
+		elif request == 'stall-swap-writes':
+			# A trickle, not a stop: QEMU keeps throttled requests
+			# queued and lets them go when the limit is lifted.
+			self.qmp.throttle_swap_writes(4096)
+			self.swap_stall = threading.Timer(SWAP_STALL_MAX_S,
+							  self._end_swap_stall)
+			self.swap_stall.start()
 		elif request == 'change-hardware-in-s3':
 			self.qmp.while_asleep = hardware_changes(self.qmp, self.out_dir)
+
+	def _end_swap_stall(self) -> None:
+		if self.swap_stall and self.qmp:
+			self.swap_stall.cancel()
+			self.swap_stall = None
+			self.qmp.throttle_swap_writes(0)
 
 	def _wake_from_s2idle(self) -> None:
 		self.awake.clear()
@@ -630,6 +658,22 @@ TEST_RESUME_CHECKS = [
 ]
 
 
+# replug-hibernate stalls the swap disk while the image is written: the
+# watchdog names the disk, with the writer's stack, and the hibernation
+# goes on once the write returns.  The console has it; the restored
+# kernel's log, the image's, does not.
+SWAP_STALL_CHECKS = [
+	AfterDone('the watchdog names the swap disk that stalls the image write',
+		  r'block vd[a-z]+: replug: swsusp_write\(\) has not returned after 3000 ms$',
+		  whole=True),
+	AfterDone('with the stack of the writer',
+		  r'(swsusp_write|save_compressed_image|hib_wait_io)\+', whole=True),
+	AfterDone('and the hibernation goes on once the write returns',
+		  r'block vd[a-z]+: replug: swsusp_write\(\) returned, the transition goes on$',
+		  whole=True),
+]
+
+
 # make soak: cycles of each kind, and the test-bus tree cycled with the
 # default devices (guest/tests/replug-soak-lib.sh); make check's short one.
 SOAK_DEFAULT = 'devices:1000,s2idle:100,s3:100,hibernate:20,kexec:20,tree:1000'
@@ -687,7 +731,7 @@ CHECK_BOOTS = [
 	CheckBoot('hw-change-hibernate', ['replug-hw-change-hibernate'],
 		  resume_append='replug.resume=1', debug=True),
 	CheckBoot('replug-hibernate', ['replug-hibernate', 'classic-callbacks'],
-		  after_done=TEST_RESUME_CHECKS),
+		  after_done=TEST_RESUME_CHECKS + SWAP_STALL_CHECKS),
 	# A 1,000-device tree of the synthetic test bus: cycled, faults at the
 	# first, a middle and the last test device rolled back, hardware
 	# changed while asleep.

@@ -3,8 +3,9 @@
 # before the image is made, and come back as new hardware in the phase
 # that follows: restore after test_resume has written the image and read
 # it back, thaw after a pm_test run, wake after suspend mode's sleep in
-# RAM, recover when the image cannot be written.  The active swap disk
-# that takes the image stays in place.
+# RAM, restore again after a swap disk that stalled the write, recover
+# when the image cannot be written.  The active swap disk that takes the
+# image stays in place.
 . /replug/tests/hibernate-lib.sh
 
 # The image is written to the swap disk and read back at once.
@@ -34,6 +35,19 @@ REPLUG_COMEBACK_VARS="PM_TRANSITION=hibernate PM_HIBERNATE_PHASE=wake PM_HIBERNA
 replug_cycle disk
 expect "the machine slept in S3 once the image was written" \
 	sh -c 'dmesg | grep -q "Preparing to enter system sleep state S3"'
+
+# A swap disk that stops answering while the image is written: the host
+# throttles its writes to a trickle until the watchdog has named it (the
+# host checks the console: this kernel's log is the image's, from before
+# the write), then the write ends, the image is read back and restored.
+watchdog_ms=$(cat /sys/power/replug/watchdog_ms)
+echo 3000 > /sys/power/replug/watchdog_ms
+echo "REPLUG-HOST: stall-swap-writes" > /dev/console
+REPLUG_ENTER="hibernate test_resume"
+REPLUG_TRANSITION_VARS="$freeze PM_HIBERNATE_MODE=test_resume PM_TEST=none $nothing_lost"
+REPLUG_COMEBACK_VARS="PM_TRANSITION=hibernate PM_HIBERNATE_PHASE=restore PM_HIBERNATE_MODE=test_resume PM_TEST=none $nothing_lost"
+replug_cycle disk
+echo "$watchdog_ms" > /sys/power/replug/watchdog_ms
 
 # A swap area too small for the image: writing it fails, and the devices
 # come back with the recover intent while the system runs on.
