@@ -14,10 +14,9 @@ wake, swap the USB disk and the e1000e for others and put another
 filesystem of another size on a virtio disk; a hibernating hw-change
 test finds the same changes when its image is restored),
 stall-swap-writes (throttle the swap disk's writes to a trickle until
-the kernel's watchdog names it).  Results are parsed with
-the kernel's own
-kunit_parser (tools/testing/kunit), and a hung, panicked or silent guest
-is a failure with its console shown, never a stuck run.
+the kernel's watchdog names it).  Results are parsed with the kernel's
+own kunit_parser (tools/testing/kunit), and a hung, panicked or silent
+guest is a failure with its console shown, never a stuck run.
 """
 
 import argparse
