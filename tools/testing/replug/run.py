@@ -84,6 +84,14 @@ DISKS = [
 ]
 
 
+# What the hw-change tests plug in, while the guest sleeps (QMP device_add)
+# or before the restore of its image (-device, which takes the same JSON).
+NEW_USB_DISK = {'driver': 'usb-storage', 'drive': 'usbdisk2', 'bus': 'xhci.0',
+		'serial': 'replug-usb2', 'id': 'usbstore2'}
+NEW_NIC = {'driver': 'e1000', 'netdev': 'n3', 'bus': 'br1', 'addr': '1',
+	   'mac': '52:54:00:00:00:13', 'id': 'nic13'}
+
+
 def qemu_devices(disk_dir: Path, changed: bool = False) -> list[str]:
 	"""The default devices: real hardware models driven by in-tree drivers.
 
@@ -96,8 +104,7 @@ def qemu_devices(disk_dir: Path, changed: bool = False) -> list[str]:
 		'-netdev', 'hubport,id=n2,hubid=0',
 		'-device', 'e1000e,netdev=n2,bus=rp1,mac=52:54:00:00:00:12,id=nic12',
 	]
-	usb_disk = ('usb-storage,drive=usbdisk2,bus=xhci.0,serial=replug-usb2,id=usbstore2'
-		    if changed else
+	usb_disk = (json.dumps(NEW_USB_DISK) if changed else
 		    'usb-storage,drive=usbdisk,bus=xhci.0,serial=replug-usb,id=usbstore')
 	return [
 		'-netdev', 'hubport,id=n0,hubid=0',
@@ -127,8 +134,8 @@ def hw_change_devices(disk_dir: Path, changed: bool = False) -> list[str]:
 	virtio disk whose medium changes meanwhile.  @changed: with that NIC.
 	"""
 	nic = [
-		'-netdev', 'hubport,id=n3,hubid=0',
-		'-device', 'e1000,netdev=n3,bus=br1,addr=1,mac=52:54:00:00:00:13,id=nic13',
+		'-netdev', f'hubport,id={NEW_NIC["netdev"]},hubid=0',
+		'-device', json.dumps(NEW_NIC),
 	] if changed else []
 	return [
 		'-device', 'pci-bridge,id=br1,chassis_nr=3,shpc=off',
@@ -250,13 +257,11 @@ def hardware_changes(qmp: Qmp, disk_dir: Path) -> list:
 	"""
 	return [
 		lambda: qmp.command('device_del', id='usbstore'),
-		lambda: qmp.command('device_add', driver='usb-storage',
-				    drive='usbdisk2', bus='xhci.0',
-				    serial='replug-usb2', id='usbstore2'),
+		lambda: qmp.command('device_add', **NEW_USB_DISK),
 		lambda: qmp.command('device_del', id='nic12'),
-		lambda: qmp.command('netdev_add', type='hubport', id='n3', hubid=0),
-		lambda: qmp.command('device_add', driver='e1000', netdev='n3',
-				    bus='br1', addr='1', mac='52:54:00:00:00:13', id='nic13'),
+		lambda: qmp.command('netdev_add', type='hubport',
+				    id=NEW_NIC['netdev'], hubid=0),
+		lambda: qmp.command('device_add', **NEW_NIC),
 		lambda: qmp.command('block_resize', device='vdisk',
 				    size=change_vdisk_medium(disk_dir)),
 	]

@@ -14,15 +14,20 @@
 
 . /replug/tests/replug-lib.sh
 
-# wait_for PATH: PATH shows up within 30 s.
-wait_for() {
+# wait_until COMMAND...: COMMAND succeeds within 30 s.
+wait_until() {
 	local tries=0
 	while [ $tries -lt 30 ]; do
-		[ -e "$1" ] && return 0
+		"$@" && return 0
 		tries=$((tries + 1))
 		sleep 1
 	done
 	return 1
+}
+
+# wait_for PATH: PATH shows up within 30 s.
+wait_for() {
+	wait_until test -e "$1"
 }
 
 # nic_with_mac MAC: the DEVPATH of the network interface with that address.
@@ -39,13 +44,7 @@ nic_with_mac() {
 
 # wait_for_nic MAC: a network interface with that address shows up.
 wait_for_nic() {
-	local tries=0
-	while [ $tries -lt 30 ]; do
-		nic_with_mac "$1" > /dev/null && return 0
-		tries=$((tries + 1))
-		sleep 1
-	done
-	return 1
+	wait_until nic_with_mac "$1" > /dev/null
 }
 
 # devpath_of NODE: the DEVPATH of the device behind a /dev node.
