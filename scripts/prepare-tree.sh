@@ -6,8 +6,8 @@
 # top with "git am", and the project's own kernel files overlaid.
 #
 # Only files whose content changed are rewritten, so a one-line edit in the
-# project rebuilds one object, and a change to the series rebuilds only the
-# files the patches touch.
+# project rebuilds one object, and an edit to one patch of the series
+# rebuilds what that edit changed.
 #
 # Usage: prepare-tree.sh TARBALL SRCDIR PROJECTDIR
 #        prepare-tree.sh --export SRCDIR PROJECTDIR
@@ -56,14 +56,36 @@ if [ $export_series = 1 ]; then
 	exit 0
 fi
 
+# Re-applying the series rewrites every file a patch touches, the headers
+# most of the kernel includes among them, though an edit to one patch
+# changes one or two.  Keep a copy of each, with its mtime, and give the
+# mtime back to those whose content came out the same, so that make
+# rebuilds what the edit changed and no more.
+stash=$src.stash
+save_patched() {
+	rm -rf "$stash"
+	mkdir -p "$stash"
+	(cd "$src" && git diff --name-only base HEAD -- | while read -r f; do
+		[ ! -f "$f" ] || cp -p --parents "$f" "$stash"
+	done)
+}
+restore_mtimes() {
+	(cd "$stash" && find . -type f) | while read -r f; do
+		! cmp -s "$stash/$f" "$src/$f" || touch -r "$stash/$f" "$src/$f"
+	done
+	rm -rf "$stash"
+}
+
 if [ "$(cat "$src/.replug-series" 2>/dev/null)" != "$series_id" ]; then
 	echo "  PATCH   patches/series"
 	git_in "$src" am --abort >/dev/null 2>&1 || true
+	save_patched
 	git_in "$src" reset -q --hard base
 	patch_list | while read -r p; do
 		git_in "$src" am -q --whitespace=nowarn "$project/patches/$p" ||
 			{ echo "patches/$p does not apply" >&2; exit 1; }
 	done
+	restore_mtimes
 	echo "$series_id" > "$src/.replug-series"
 fi
 
