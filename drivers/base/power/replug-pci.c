@@ -4,6 +4,8 @@
  * and come back from a rescan of the bus they were on, as they would on a
  * hotplug slot.  Bridges hold the hierarchy together and stay; whatever
  * hangs off an endpoint (USB, SCSI, block, net) goes and comes back with it.
+ * A function found again is told from another card in its slot by its IDs
+ * and serial number.
  */
 
 #define pr_fmt(fmt) "PM: replug: " fmt
@@ -12,6 +14,7 @@
 #include <linux/init.h>
 #include <linux/pci.h>
 #include <linux/pm/replug.h>
+#include <linux/string.h>
 
 static bool replug_pci_is_unit(struct device *dev)
 {
@@ -61,8 +64,44 @@ static struct pm_replug_bus replug_pci_bus = {
 	.rescan		= replug_pci_rescan,
 };
 
+static bool replug_pci_owns(const struct device *dev)
+{
+	return dev_is_pci(dev);
+}
+
+/* Bridges stay, so a function's address names the same slot afterwards. */
+static bool replug_pci_where(const struct device *dev, char *buf, size_t len)
+{
+	strscpy(buf, pci_name(to_pci_dev(dev)), len);
+	return true;
+}
+
+/*
+ * The card's IDs, without its Device Serial Number: the DSN sits in
+ * extended configuration space, which firmware that does not restore the
+ * ECAM window on resume (QEMU's q35 with SeaBIOS after S3) leaves reading
+ * as zeroes, so the same card would look changed after every wake.
+ */
+static void replug_pci_what(const struct device *dev, char *buf, size_t len)
+{
+	struct pci_dev *pdev = to_pci_dev(dev);
+
+	snprintf(buf, len, "%04x:%04x %04x:%04x rev %02x class %06x",
+		 pdev->vendor, pdev->device, pdev->subsystem_vendor,
+		 pdev->subsystem_device, pdev->revision, pdev->class);
+}
+
+static struct pm_replug_identifier replug_pci_identifier = {
+	.name	= "pci",
+	.owns	= replug_pci_owns,
+	.where	= replug_pci_where,
+	.what	= replug_pci_what,
+};
+
 static int __init replug_pci_init(void)
 {
-	return pm_replug_register_bus(&replug_pci_bus);
+	int error = pm_replug_register_identifier(&replug_pci_identifier);
+
+	return error ?: pm_replug_register_bus(&replug_pci_bus);
 }
 late_initcall(replug_pci_init);

@@ -602,6 +602,31 @@ static struct pm_replug_bus rt_replug_bus = {
 	.rescan		= rt_rescan,
 };
 
+static bool rt_owns(const struct device *dev)
+{
+	return rt_is_unit((struct device *)dev);
+}
+
+/* A node keeps its number for life, and a new node gets a new one. */
+static bool rt_where(const struct device *dev, char *buf, size_t len)
+{
+	snprintf(buf, len, "replug_test/%s", dev_name(dev));
+	return true;
+}
+
+/* A swapped node is other hardware in the same place. */
+static void rt_what(const struct device *dev, char *buf, size_t len)
+{
+	strscpy(buf, to_rt_device(dev)->identity, len);
+}
+
+static struct pm_replug_identifier rt_identifier = {
+	.name	= "replug_test",
+	.owns	= rt_owns,
+	.where	= rt_where,
+	.what	= rt_what,
+};
+
 static int rt_uevent(const struct device *dev, struct kobj_uevent_env *env)
 {
 	const struct rt_device *rtd = to_rt_device(dev);
@@ -1088,12 +1113,17 @@ static int __init rt_init(void)
 	error = driver_register(&rt_driver);
 	if (error)
 		goto unregister_bus;
-	error = pm_replug_register_bus(&rt_replug_bus);
+	error = pm_replug_register_identifier(&rt_identifier);
 	if (error)
 		goto unregister_driver;
+	error = pm_replug_register_bus(&rt_replug_bus);
+	if (error)
+		goto unregister_identifier;
 	rt_debugfs_create();
 	return 0;
 
+unregister_identifier:
+	pm_replug_unregister_identifier(&rt_identifier);
 unregister_driver:
 	driver_unregister(&rt_driver);
 unregister_bus:
@@ -1111,6 +1141,7 @@ static void __exit rt_exit(void)
 	scoped_guard(mutex, &rt_tree_lock)
 		rt_destroy();
 	pm_replug_unregister_bus(&rt_replug_bus);
+	pm_replug_unregister_identifier(&rt_identifier);
 	driver_unregister(&rt_driver);
 	bus_unregister(&rt_bus);
 	root_device_unregister(rt_root);

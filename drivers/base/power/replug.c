@@ -218,14 +218,17 @@ static struct replug_point *replug_find_point(const struct pm_replug_bus *bus,
 static void replug_close_cycle(struct work_struct *work)
 {
 	struct replug_point *point, *next;
+	unsigned int cycle;
 	LIST_HEAD(points);
 
 	scoped_guard(spinlock, &replug.lock) {
+		cycle = replug.open_cycle;
 		replug.open_cycle = 0;
 		list_for_each_entry_safe(point, next, &replug.points, node)
 			replug_drop_point(point, &points);
 	}
 	replug_free_points(&points);
+	replug_identity_forget(cycle);
 }
 
 /* End the last cycle's window now rather than when its timer fires. */
@@ -280,6 +283,7 @@ static int replug_remove_unit(struct device *unit,
 	/* Its REMOVE events, and those of everything below it, carry the intent. */
 	scoped_guard(spinlock, &replug.lock)
 		unit->power.replug_cycle = replug.open_cycle;
+	replug_identity_note(unit);
 
 	trace_device_pm_callback_start(unit, "replug remove", PM_EVENT_SUSPEND);
 	error = bus->remove(unit);
@@ -799,19 +803,71 @@ static struct kobj_uevent_env *replug_announce_env(const struct pm_intent *inten
 	return env;
 }
 
-/* Send the CHANGE events, as a new cycle. */
+static int replug_ptr_cmp(const void *a, const void *b)
+{
+	const struct device *x = *(struct device * const *)a;
+	const struct device *y = *(struct device * const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The units that stay whatever their drivers answer, since one of their
+ * devices is kept by its policy or in use, into @pins, sorted.  Return:
+ * how many.
+ */
+static size_t replug_policy_pins(struct device **devs, size_t count,
+				 struct device **pins)
+{
+	struct device *unit;
+	size_t i, n = 0;
+
+	for (i = 0; i < count; i++) {
+		if (!device_is_registered(devs[i]) ||
+		    !replug_wants_keep(devs[i], false))
+			continue;
+		unit = replug_unit_of(devs[i]);
+		if (unit)
+			pins[n++] = unit;
+	}
+	sort(pins, n, sizeof(*pins), replug_ptr_cmp, NULL);
+	return n;
+}
+
+/*
+ * Can @dev go with a unit?  Any unit above it that is not pinned takes it
+ * along, pinned units below that one included.
+ */
+static bool replug_may_go(struct device *dev, struct device **pins, size_t nr_pins)
+{
+	for (; dev; dev = dev->parent)
+		if (replug_bus_of_unit(dev) &&
+		    !bsearch(&dev, pins, nr_pins, sizeof(*pins), replug_ptr_cmp))
+			return true;
+	return false;
+}
+
+/*
+ * Send the CHANGE events, as a new cycle, to the devices that may go.
+ * Those of a unit the policy keeps would lose nothing, and each event
+ * costs user space a run of every rule, most often after the wake, since
+ * the freezer stops udev soon after the events are sent.
+ */
 static void replug_announce(struct pm_intent *intent)
 {
 	struct kobj_uevent_env *env __free(kfree) = NULL;
+	struct device **pins __free(kvfree) = NULL;
+	size_t count, i, nr_pins, told = 0;
 	struct device **devs;
-	size_t count, i, told = 0;
 
 	/* A window still open would tag the events with the last cycle. */
 	replug_close_window();
 	intent->cycle = ++replug.cycles;
 	env = replug_announce_env(intent);
 	devs = replug_snapshot(&count);
-	if (!env || !devs) {
+	if (devs)
+		pins = kvmalloc_array(count, sizeof(*pins), GFP_KERNEL);
+	if (!env || !pins) {
 		/* Only a courtesy: the transition goes on without it. */
 		pr_warn("cycle %llu: out of memory, not announced\n",
 			intent->cycle);
@@ -820,9 +876,10 @@ static void replug_announce(struct pm_intent *intent)
 		return;
 	}
 
+	nr_pins = replug_policy_pins(devs, count, pins);
 	for (i = 0; i < count; i++) {
 		if (!device_is_registered(devs[i]) ||
-		    !replug_unit_of(devs[i]))
+		    !replug_may_go(devs[i], pins, nr_pins))
 			continue;
 		if (!kobject_uevent_env(&devs[i]->kobj, KOBJ_CHANGE, env->envp))
 			told++;
@@ -850,7 +907,10 @@ static bool replug_same_transition(const struct pm_intent *a,
  * the coming walk may take away, that is everything below a removable
  * unit, while user space still runs: udev rules can save what must outlive
  * the device and restore it when the new one is added.  Devices with no
- * way to be rediscovered are not told, since they stay and lose nothing.
+ * way to be rediscovered are not told, nor those of a unit that a device
+ * kept by its policy or in use (a mounted disk) pins, since they stay and
+ * lose nothing.  A unit only its driver keeps is told: the walk asks the
+ * driver later.
  *
  * Nothing waits for the rules.  User space that must know they ran
  * announces the transition itself through /sys/power/replug/announce,
@@ -1062,16 +1122,24 @@ static bool replug_parent_replugs(const struct device *parent)
  *
  * A device is part of the open replug cycle when it appears under a bridge
  * whose bus was rescanned, or under a device that is itself part of it.
+ * It is then matched against the devices that went, for
+ * dev_pm_replug_identity() and its ADD uevent.
  */
 void pm_replug_device_added(struct device *dev)
 {
-	if (!dev->parent)
-		return;
+	unsigned int cycle = 0;
 
-	spin_lock(&replug.lock);
-	if (replug.open_cycle && replug_parent_replugs(dev->parent))
-		dev->power.replug_cycle = replug.open_cycle;
-	spin_unlock(&replug.lock);
+	scoped_guard(spinlock, &replug.lock) {
+		if (dev->parent && replug.open_cycle &&
+		    replug_parent_replugs(dev->parent)) {
+			cycle = replug.open_cycle;
+			dev->power.replug_cycle = cycle;
+		}
+	}
+	if (cycle)
+		replug_identity_match(dev, cycle);
+	else
+		WRITE_ONCE(dev->power.replug_identity, PM_REPLUG_IDENTITY_NONE);
 }
 
 /**
@@ -1116,12 +1184,15 @@ static bool replug_tagged(const struct device *dev)
  * of the devices that come back, carry PM_REPLUG=1 and the intent (see
  * pm_intent_add_uevent_vars()).  A device that goes away once the walk is
  * over, even while the cycle still tags late devices, is really gone: its
- * events are left alone.
+ * events are left alone.  The events of a device that came back also say
+ * whether it is the hardware that went: PM_REPLUG_IDENTITY=same, changed
+ * or new (see dev_pm_replug_identity()).
  *
  * Return: 0, or -ENOMEM when @env is full.
  */
 int pm_replug_uevent(const struct device *dev, struct kobj_uevent_env *env)
 {
+	enum pm_replug_identity identity = PM_REPLUG_IDENTITY_NONE;
 	struct pm_intent intent;
 
 	scoped_guard(spinlock, &replug.lock) {
@@ -1131,9 +1202,16 @@ int pm_replug_uevent(const struct device *dev, struct kobj_uevent_env *env)
 		if (!replug.going && dev->p && dev->p->dead)
 			return 0;
 		intent = replug.intent;
+		if (!replug.going && dev->power.replug_cycle == replug.open_cycle)
+			identity = READ_ONCE(dev->power.replug_identity);
 	}
-	return add_uevent_var(env, "PM_REPLUG=1") ?:
-	       pm_intent_add_uevent_vars(&intent, env);
+	if (add_uevent_var(env, "PM_REPLUG=1") ||
+	    pm_intent_add_uevent_vars(&intent, env))
+		return -ENOMEM;
+	if (identity == PM_REPLUG_IDENTITY_NONE)
+		return 0;
+	return add_uevent_var(env, "PM_REPLUG_IDENTITY=%s",
+			      pm_replug_identity_name(identity));
 }
 
 /**

@@ -5,7 +5,10 @@
 #ifndef _DRIVERS_BASE_POWER_REPLUG_H
 #define _DRIVERS_BASE_POWER_REPLUG_H
 
+#include <linux/hashtable.h>
 #include <linux/mutex.h>
+#include <linux/pm/replug.h>
+#include <linux/spinlock.h>
 #include <linux/pm/intent.h>
 #include <linux/types.h>
 
@@ -52,7 +55,39 @@ struct replug_walk {
 	size_t nr_pinned;
 };
 
+#define REPLUG_DEPARTED_BITS	10
+
+/**
+ * struct replug_departures - the devices that went in a cycle, by where
+ *	they sat, waiting to be found again
+ * @lock: guards the rest; units go, and devices come back, in parallel.
+ * @by_where: each device that went, hashed by where it sat.
+ * @nr: how many went.
+ * @answers: how many came back with each answer so far.
+ */
+struct replug_departures {
+	spinlock_t lock;		/* the rest */
+	DECLARE_HASHTABLE(by_where, REPLUG_DEPARTED_BITS);
+	unsigned int nr;
+	unsigned int answers[PM_REPLUG_IDENTITY_CHANGED + 1];
+};
+
+/* replug-identity.c: who went, and whether what comes back is them. */
+void replug_identity_note(struct device *unit);
+void replug_identity_match(struct device *dev, unsigned int cycle);
+void replug_identity_forget(unsigned int cycle);
+
 #if IS_ENABLED(CONFIG_KUNIT)
+void replug_departures_init(struct replug_departures *set);
+int replug_departures_add(struct replug_departures *set, u64 where, u64 what);
+enum pm_replug_identity
+replug_departures_match(struct replug_departures *set, u64 where, u64 what);
+void replug_departures_release(struct replug_departures *set,
+			       unsigned int *tally);
+bool replug_identify(const struct device *dev,
+		     bool (*in_cycle)(const struct device *dev, const void *data),
+		     const void *data, u64 *where, u64 *what);
+
 int replug_walk_devices(struct replug_walk *walk, struct device **devs,
 			size_t count);
 /* /sys/power/replug/ */
