@@ -45,7 +45,8 @@ static const struct pm_help {
 		   "[--wake-after SEC] [--expect FILE] [--settle-timeout SEC] "
 		   "[--format ktap|text|json]",
 	  "Run N suspend cycles (or replug dry runs with --intent) and check that\n"
-	  "every device came back, with the uevents a replug cycle must send.\n"
+	  "every device came back, with the uevents a replug cycle must send and\n"
+	  "the identity each device came back with (same, changed or new).\n"
 	  "Needs root.  Something must wake the machine: --wake-after, a key, or\n"
 	  "the host of a virtual machine.\n\n"
 	  "  --state STATE         written to /sys/power/state (default mem)\n"

@@ -2,7 +2,8 @@
 /*
  * The cycle command: suspend (or a replug dry run) and back, N times,
  * checking after each that every device is where it was and, in replug
- * mode, that udev saw each removed device added again with the intent.
+ * mode, that udev saw each removed device added again with the intent and
+ * told whether it is the hardware that went.
  */
 #include <errno.h>
 #include <limits.h>
@@ -75,6 +76,7 @@ static int drain(struct udev_monitor *mon, struct pm_events *evs)
 			.transition = udev_device_get_property_value(dev, "PM_TRANSITION"),
 			.cycle = udev_device_get_property_value(dev, "PM_CYCLE"),
 			.test = udev_device_get_property_value(dev, "PM_TEST"),
+			.identity = udev_device_get_property_value(dev, "PM_REPLUG_IDENTITY"),
 			.on_bus = subsystem_is_bus(udev_device_get_subsystem(dev)),
 		});
 		udev_device_unref(dev);
@@ -185,7 +187,7 @@ static int run_cycle(struct cycle_run *run, unsigned int n)
 {
 	const struct cycle_args *a = run->args;
 	const char *file = a->intent ? DRY_RUN_FILE : STATE_FILE;
-	struct strv before = { 0 }, after = { 0 }, diag = { 0 }, gone = { 0 };
+	struct strv before = { 0 }, after = { 0 }, diag = { 0 }, gone = { 0 }, came = { 0 };
 	const struct strv *want = a->expect ? &run->expected : &before;
 	struct pm_events evs = { 0 };
 	struct udev_monitor *mon;
@@ -206,7 +208,7 @@ static int run_cycle(struct cycle_run *run, unsigned int n)
 	}
 	written = write_transition(run, file, a->intent ? a->intent : a->state, &diag);
 	ret = settle(run, mon, want, &after, &evs, &settled);
-	ret = ret ?: pm_inventory_gone(&before, want, &gone);
+	ret = ret ?: pm_inventory_changes(&before, want, &gone, &came);
 	if (ret)
 		goto out;
 	result(run, written != 0, &diag, n,
@@ -228,6 +230,9 @@ static int run_cycle(struct cycle_run *run, unsigned int n)
 		       "every replug event carries PM_TRANSITION and PM_CYCLE of the cycle");
 		result(run, pm_events_check_test(&evs, a->intent ? "devices" : a->test, &diag),
 		       &diag, n, "PM_TEST matches --test");
+		pm_events_tally_identity(&evs, &diag);
+		result(run, pm_events_check_identity(&evs, &run->norm, &came, &diag), &diag, n,
+		       "every bus device added again says whether it is the hardware that went");
 	}
 	if (!settled)
 		strv_pushf(&diag, "udev queue not empty after %u s", a->settle_timeout);
@@ -237,6 +242,7 @@ out:
 	pm_events_free(&evs);
 	strv_free(&diag);
 	strv_free(&gone);
+	strv_free(&came);
 	strv_free(&before);
 	strv_free(&after);
 	return ret;
@@ -319,7 +325,7 @@ int cmd_cycle(struct pmtest_ctx *ctx, int argc, char **argv)
 	ret = prepare(&run);
 	if (!ret) {
 		pm_report_begin(&run.report, ctx->out, args.format,
-				args.count * (run.replug ? 6 : 3));
+				args.count * (run.replug ? 7 : 3));
 		for (n = 1; !ret && n <= args.count; n++) {
 			if (args.count > 1)
 				fprintf(ctx->err, "cycle %u/%u\n", n, args.count);

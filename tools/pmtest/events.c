@@ -35,6 +35,7 @@ static void event_free(struct pm_event *ev)
 	free((char *)ev->transition);
 	free((char *)ev->cycle);
 	free((char *)ev->test);
+	free((char *)ev->identity);
 }
 
 /* Keeps a copy of @ev, whose action and devpath are set. */
@@ -50,6 +51,7 @@ int pm_events_add(struct pm_events *evs, const struct pm_event *ev)
 		.transition = dup_or_null(ev->transition, &ret),
 		.cycle = dup_or_null(ev->cycle, &ret),
 		.test = dup_or_null(ev->test, &ret),
+		.identity = dup_or_null(ev->identity, &ret),
 		.on_bus = ev->on_bus,
 	};
 	if (!ret && evs->n == evs->cap) {
@@ -222,4 +224,69 @@ int pm_events_check_test(const struct pm_events *evs, const char *test,
 			ret = offend(diag, &offenders, ev, "PM_TEST", ev->test, test);
 	}
 	return finish(diag, offenders, ret);
+}
+
+static bool is_identity(const char *identity)
+{
+	return identity && (!strcmp(identity, "same") || !strcmp(identity, "changed") ||
+			    !strcmp(identity, "new"));
+}
+
+/*
+ * Every bus device added with PM_REPLUG=1 says whether it is the hardware
+ * that went, and none of @came (sorted DEVPATHs, the hardware plugged in
+ * or swapped while the system slept; NULL for none) says it is.  A class
+ * device takes its parent's answer and is not checked apart.
+ *
+ * Return: 0 when it holds, the number of events that differ, or -ENOMEM.
+ */
+int pm_events_check_identity(const struct pm_events *evs, const struct pm_norm *norm,
+			     const struct strv *came, struct strv *diag)
+{
+	size_t i, offenders = 0;
+	bool plugged_in;
+	char *path;
+	int ret = 0;
+
+	for (i = 0; !ret && i < evs->n; i++) {
+		const struct pm_event *ev = &evs->v[i];
+
+		if (!is_replug(ev) || !ev->on_bus || strcmp(ev->action, "add"))
+			continue;
+		if (!is_identity(ev->identity)) {
+			ret = offend(diag, &offenders, ev, "PM_REPLUG_IDENTITY",
+				     ev->identity, "same, changed or new");
+			continue;
+		}
+		if (!came || strcmp(ev->identity, "same"))
+			continue;
+		path = pm_norm_apply(norm, ev->devpath);
+		if (!path)
+			return -ENOMEM;
+		plugged_in = strv_has_sorted(came, path);
+		free(path);
+		if (plugged_in)
+			ret = offend(diag, &offenders, ev, "PM_REPLUG_IDENTITY",
+				     ev->identity, "changed or new: the hardware changed");
+	}
+	return finish(diag, offenders, ret);
+}
+
+/* How many bus devices came back as what, for the report. */
+int pm_events_tally_identity(const struct pm_events *evs, struct strv *diag)
+{
+	size_t i, same = 0, changed = 0, new = 0;
+
+	for (i = 0; i < evs->n; i++) {
+		const struct pm_event *ev = &evs->v[i];
+
+		if (!is_replug(ev) || !ev->on_bus || strcmp(ev->action, "add") ||
+		    !ev->identity)
+			continue;
+		same += !strcmp(ev->identity, "same");
+		changed += !strcmp(ev->identity, "changed");
+		new += !strcmp(ev->identity, "new");
+	}
+	return strv_pushf(diag, "devices added again: %zu the same, %zu changed, %zu new",
+			  same, changed, new);
 }

@@ -35,35 +35,53 @@ int pm_invdiff(const struct strv *old, const struct strv *new, struct strv *out)
 }
 
 /*
- * The devices of @old an @expected inventory leaves out: hardware taken
- * away while the system slept.  Each goes into @gone as the DEVPATH its
- * uevents carry ("/devices/" and the line's PATH), sorted.
+ * The DEVPATHs ("/devices/" and the line's PATH) of the lines of @diff
+ * that start with @sign, sorted, into @paths.
  *
  * Return: 0 or -ENOMEM.
  */
-int pm_inventory_gone(const struct strv *old, const struct strv *expected,
-		      struct strv *gone)
+static int diff_paths(const struct strv *diff, char sign, struct strv *paths)
 {
-	struct strv diff = { 0 };
 	const char *path;
 	size_t i, len;
-	int ret;
+	int ret = 0;
 
-	ret = pm_invdiff(old, expected, &diff);
-	for (i = 0; ret >= 0 && i < diff.n; i++) {
-		if (diff.v[i][0] != '-')
+	for (i = 0; !ret && i < diff->n; i++) {
+		if (diff->v[i][0] != sign)
 			continue;
 		/* "- BUS PATH DRIVER MODALIAS" */
-		path = strchr(diff.v[i] + 2, ' ');
+		path = strchr(diff->v[i] + 2, ' ');
 		if (!path)
 			continue;
 		path++;
 		len = strcspn(path, " ");
-		ret = strv_pushf(gone, "/devices/%.*s", (int)len, path);
+		ret = strv_pushf(paths, "/devices/%.*s", (int)len, path);
 	}
-	strv_free(&diff);
 	if (ret < 0)
 		return ret;
-	strv_sort(gone);
+	strv_sort(paths);
 	return 0;
+}
+
+/*
+ * What an @expected inventory says of the hardware changed while the
+ * system slept, against the @old one: the devices it leaves out, taken
+ * away (@gone), and those it adds or changes, plugged in (@came), each as
+ * the DEVPATH its uevents carry, sorted.  Either may be NULL.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int pm_inventory_changes(const struct strv *old, const struct strv *expected,
+			 struct strv *gone, struct strv *came)
+{
+	struct strv diff = { 0 };
+	int ret;
+
+	ret = pm_invdiff(old, expected, &diff);
+	if (ret >= 0 && gone)
+		ret = diff_paths(&diff, '-', gone);
+	if (ret >= 0 && came)
+		ret = diff_paths(&diff, '+', came);
+	strv_free(&diff);
+	return ret < 0 ? ret : 0;
 }

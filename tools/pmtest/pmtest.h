@@ -55,8 +55,8 @@ void pm_norm_free(struct pm_norm *norm);
 
 /* invdiff.c: two sorted inventories into "- line" and "+ line". */
 int pm_invdiff(const struct strv *old, const struct strv *new, struct strv *out);
-int pm_inventory_gone(const struct strv *old, const struct strv *expected,
-		      struct strv *gone);
+int pm_inventory_changes(const struct strv *old, const struct strv *expected,
+			 struct strv *gone, struct strv *came);
 
 /* events.c: the uevents one cycle saw, and what must hold of them. */
 struct pm_event {
@@ -66,6 +66,7 @@ struct pm_event {
 	const char *transition;	/* PM_CYCLE and PM_TEST, NULL when unset */
 	const char *cycle;
 	const char *test;
+	const char *identity;	/* PM_REPLUG_IDENTITY, NULL when unset */
 	/*
 	 * A device on a bus (its subsystem is in /sys/bus) comes back by its
 	 * bus identity; a class device (block, net, ata_link) is renamed at
@@ -89,6 +90,9 @@ int pm_events_check_keys(const struct pm_events *evs, const char *transition,
 			 const char *cycle, struct strv *diag);
 int pm_events_check_test(const struct pm_events *evs, const char *test,
 			 struct strv *diag);
+int pm_events_check_identity(const struct pm_events *evs, const struct pm_norm *norm,
+			     const struct strv *came, struct strv *diag);
+int pm_events_tally_identity(const struct pm_events *evs, struct strv *diag);
 
 /* report.c: results as KTAP, text or JSON, diagnostics before each. */
 enum pm_format {

@@ -94,42 +94,52 @@ static void diff_case(struct t *t, const char *name, const char *old, const char
 	strv_free(&out);
 }
 
-/* @old and @expected as diff_case() takes them, @want the sorted DEVPATHs. */
-static void gone_case(struct t *t, const char *name, const char *old,
-		      const char *expected, const char *want)
+/*
+ * @old and @expected as diff_case() takes them, @want_gone and @want_came
+ * the sorted DEVPATHs.
+ */
+static void changes_case(struct t *t, const char *name, const char *old,
+			 const char *expected, const char *want_gone,
+			 const char *want_came)
 {
-	struct strv a = { 0 }, b = { 0 }, w = { 0 }, gone = { 0 };
-	const char *src[] = { old, expected, want };
-	struct strv *dst[] = { &a, &b, &w };
+	struct strv a = { 0 }, b = { 0 }, wg = { 0 }, wc = { 0 };
+	struct strv gone = { 0 }, came = { 0 };
+	const char *src[] = { old, expected, want_gone, want_came };
+	struct strv *dst[] = { &a, &b, &wg, &wc };
 	size_t i;
 	int ret;
 
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++)
 		split_lines(src[i], dst[i]);
-	ret = pm_inventory_gone(&a, &b, &gone);
+	ret = pm_inventory_changes(&a, &b, &gone, &came);
 	for (i = 0; i < gone.n; i++)
 		fprintf(t->out, "# gone %s\n", gone.v[i]);
-	check(t, !ret && strv_equal(&gone, &w), "gone: %s", name);
+	for (i = 0; i < came.n; i++)
+		fprintf(t->out, "# came %s\n", came.v[i]);
+	check(t, !ret && strv_equal(&gone, &wg) && strv_equal(&came, &wc),
+	      "changes: %s", name);
 	strv_free(&a);
 	strv_free(&b);
-	strv_free(&w);
+	strv_free(&wg);
+	strv_free(&wc);
 	strv_free(&gone);
+	strv_free(&came);
 }
 
 static void test_diff(struct t *t)
 {
-	gone_case(t, "nothing gone", "pci a/b e1000e x|pci a/c - y", "pci a/b e1000e x|pci a/c - y",
-		  "");
-	gone_case(t, "a device vanished, one appeared",
-		  "replug_test replug_test/rt0 replug_test replug_test:rt-0-0|"
-		  "replug_test replug_test/rt0/rt5 replug_test replug_test:rt-5-0",
-		  "replug_test replug_test/rt0 replug_test replug_test:rt-0-0|"
-		  "replug_test replug_test/rt0/rt9 replug_test replug_test:rt-9-0",
-		  "/devices/replug_test/rt0/rt5");
-	gone_case(t, "a swap: the old identity is gone, with its path",
-		  "replug_test replug_test/rt5 replug_test replug_test:rt-5-0",
-		  "replug_test replug_test/rt5 replug_test replug_test:rt-5-1",
-		  "/devices/replug_test/rt5");
+	changes_case(t, "nothing changed", "pci a/b e1000e x|pci a/c - y",
+		     "pci a/b e1000e x|pci a/c - y", "", "");
+	changes_case(t, "a device vanished, one appeared",
+		     "replug_test replug_test/rt0 replug_test replug_test:rt-0-0|"
+		     "replug_test replug_test/rt0/rt5 replug_test replug_test:rt-5-0",
+		     "replug_test replug_test/rt0 replug_test replug_test:rt-0-0|"
+		     "replug_test replug_test/rt0/rt9 replug_test replug_test:rt-9-0",
+		     "/devices/replug_test/rt0/rt5", "/devices/replug_test/rt0/rt9");
+	changes_case(t, "a swap: the old identity is gone, the new came, at one path",
+		     "replug_test replug_test/rt5 replug_test replug_test:rt-5-0",
+		     "replug_test replug_test/rt5 replug_test replug_test:rt-5-1",
+		     "/devices/replug_test/rt5", "/devices/replug_test/rt5");
 
 	diff_case(t, "equal", "a|b|c", "a|b|c", "", 0);
 	diff_case(t, "added", "a|c", "a|b|c", "+ b", 1);
@@ -643,6 +653,81 @@ static void test_fuzz(struct t *t)
 	      "fuzz: inputs shown as C escapes, cut to fit");
 }
 
+static void add_identity(struct pm_events *evs, const char *action, const char *devpath,
+			 const char *identity, bool on_bus)
+{
+	pm_events_add(evs, &(struct pm_event){
+		.action = action, .devpath = devpath, .replug = "1",
+		.transition = "suspend", .cycle = "4", .test = "none",
+		.identity = identity, .on_bus = on_bus,
+	});
+}
+
+#define RT5_OLD "/devices/replug_test/rt0/rt5"
+#define RT9_NEW "/devices/replug_test/rt0/rt9"
+
+static void identity_case(struct t *t, const struct pm_norm *norm, const char *name,
+			  const struct pm_events *evs, const struct strv *came, int want)
+{
+	struct strv diag = { 0 };
+	size_t i;
+	int got;
+
+	got = pm_events_check_identity(evs, norm, came, &diag);
+	for (i = 0; i < diag.n; i++)
+		fprintf(t->out, "# %s\n", diag.v[i]);
+	check(t, got == want && diag.n == (size_t)want, "identity: %s", name);
+	strv_free(&diag);
+}
+
+static void test_identity(struct t *t)
+{
+	struct strv came = { 0 }, diag = { 0 };
+	struct pm_events evs = { 0 };
+	struct pm_norm norm;
+
+	pm_norm_init(&norm);
+	add_identity(&evs, "remove", E1000E, NULL, true);
+	add_identity(&evs, "add", E1000E, "same", true);
+	add_identity(&evs, "add", VDA_NEW, NULL, false);
+	add_identity(&evs, "add", RT5_OLD, "changed", true);
+	add_identity(&evs, "add", RT9_NEW, "new", true);
+	identity_case(t, &norm, "every bus device says what it is", &evs, NULL, 0);
+	pm_events_tally_identity(&evs, &diag);
+	check(t, diag.n == 1 &&
+	      !strcmp(diag.v[0], "devices added again: 1 the same, 1 changed, 1 new"),
+	      "identity: the report counts them (%s)", diag.n ? diag.v[0] : "nothing");
+	strv_free(&diag);
+
+	strv_push(&came, strdup(RT5_OLD));
+	strv_push(&came, strdup(RT9_NEW));
+	strv_sort(&came);
+	identity_case(t, &norm, "changed hardware not taken for the same", &evs, &came, 0);
+	pm_events_free(&evs);
+
+	add_identity(&evs, "add", RT5_OLD, "same", true);
+	add_identity(&evs, "add", E1000E, "same", true);
+	identity_case(t, &norm, "a swapped device said to be the same is caught",
+		      &evs, &came, 1);
+	identity_case(t, &norm, "unless nothing was meant to change", &evs, NULL, 0);
+	pm_events_free(&evs);
+
+	add_identity(&evs, "add", E1000E, NULL, true);
+	add_identity(&evs, "add", RT9_NEW, "maybe", true);
+	add_identity(&evs, "add", RT5_OLD, NULL, false);
+	identity_case(t, &norm, "a missing or unknown answer of a bus device is caught",
+		      &evs, NULL, 2);
+	pm_events_free(&evs);
+
+	pm_events_add(&evs, &(struct pm_event){
+		.action = "add", .devpath = E1000E, .on_bus = true,
+	});
+	identity_case(t, &norm, "events without PM_REPLUG are not checked", &evs, NULL, 0);
+	pm_events_free(&evs);
+	strv_free(&came);
+	pm_norm_free(&norm);
+}
+
 static void test_report(struct t *t)
 {
 	static const char want[] = "KTAP version 1\n1..2\nok 1 first\n# why\n"
@@ -1097,6 +1182,7 @@ int main(void)
 	test_diff(&t);
 	test_args(&t);
 	test_events(&t);
+	test_identity(&t);
 	test_report(&t);
 	test_kunit(&t);
 	test_usage(&t);
