@@ -49,7 +49,7 @@ pmtest_ok "pmtest tree loads the test bus and builds 1,000 devices" \
 	tree count=1000 shape=wide fanout=4 links=4 --module $ko
 pmtest_ok "pmtest cycle: two replug cycles of the tree at pm_test=devices" \
 	cycle --test devices --count 2
-expect_eq "each cycle checked the events and the inventory (12 cases)" 12 \
+expect_eq "each cycle checked the events and the inventory (14 cases)" 14 \
 	"$(grep -c '^ok ' /tmp/pmtest.out)"
 pmtest inventory --output /tmp/inventory.tree
 
@@ -173,6 +173,11 @@ pmtest_ok "a cycle over the changed hardware ends with the expected inventory" \
 	cycle --test devices --expect /tmp/inventory.expected
 expect "it checked against the expected one" \
 	grep -q '^ok 2 cycle 1: inventory is the expected one' /tmp/pmtest.out
+expect "the swapped and the new device were not taken for hardware that went" \
+	grep -q '^ok 6 cycle 1: every bus device added again says whether' /tmp/pmtest.out
+expect "the report counts them, changed and new" \
+	grep -qE '^# devices added again: [0-9]+ the same, [1-9][0-9]* changed, [1-9][0-9]* new$' \
+	/tmp/pmtest.out
 pmtest inventory --output /tmp/inventory.changed
 pmtest_ok "pmtest change: rt$new vanishes" change vanish "rt$new"
 pmtest cycle --test devices > /tmp/pmtest.out 2>&1
@@ -197,7 +202,7 @@ replug_setup_disks
 echo "REPLUG-HOST: wake-every-s2idle" > /dev/console
 pmtest_ok "pmtest cycle: two s2idle cycles" cycle --state freeze --count 2
 echo "REPLUG-HOST: s2idle-on-request" > /dev/console
-expect_eq "each checked (12 cases)" 12 "$(grep -c '^ok ' /tmp/pmtest.out)"
+expect_eq "each checked (14 cases)" 14 "$(grep -c '^ok ' /tmp/pmtest.out)"
 echo test_resume > /sys/power/disk
 cat "/sys/block/${SWAP_DEV##*/}/dev" > /sys/power/resume
 # The tree's cycles fill the kernel log: keep what follows.

@@ -75,8 +75,8 @@ expect_eq "the transition took the announced cycle" $cycle \
 expect_eq "the announcement is used up" none "$(cat $announce)"
 expect_eq "announced once: one change event for the NIC" 1 \
 	"$(grep -c "^ACTION=change DEVPATH=$nic_path PM_REPLUG=1 .* PM_CYCLE=$cycle\$" /tmp/announce.events)"
-expect "the NIC came back as a new device, added with the cycle" \
-	grep -q "^ACTION=add DEVPATH=$nic_path PM_REPLUG=1 .* PM_CYCLE=$cycle\$" /tmp/announce.events
+expect "the NIC came back as a new device, added with the cycle, the same NIC" \
+	grep -q "^ACTION=add DEVPATH=$nic_path PM_REPLUG=1 .* PM_CYCLE=$cycle PM_REPLUG_IDENTITY=same\$" /tmp/announce.events
 expect_eq "the rule gave the new NIC its MTU back" 1400 \
 	"$(cat /sys/class/net/$nic/mtu)"
 expect "and its IPv4 address" \

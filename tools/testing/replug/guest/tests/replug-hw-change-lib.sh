@@ -69,6 +69,9 @@ hw_before() {
 		wait_for /dev/disk/by-label/replug-vdisk-a
 	expect "the e1000e is there" wait_for_nic 52:54:00:00:00:12
 	usb_old=$(devpath_of /dev/disk/by-label/replug-usb)
+	usb_old_device=$(usb_device_of "$usb_old")
+	# A settle wait long enough to tell from a scan's own time.
+	echo 2 > /sys/module/usb_storage/parameters/delay_use
 	vdisk_old=$(devpath_of /dev/disk/by-id/virtio-replug-vdisk)
 	vdisk_old_sectors=$(cat "/sys$vdisk_old/size")
 	nic_old=$(nic_with_mac 52:54:00:00:00:12)
@@ -117,6 +120,30 @@ hw_after() {
 		add "$(actions_on /tmp/hw.events "$nic_new_pci")"
 	expect_eq "udev saw the new NIC's interface added, nothing else" \
 		add "$(actions_on /tmp/hw.events "$nic_new")"
+	# The bridge slot held nothing replug took away, so the rescan finds
+	# the NIC as plain hotplug, outside the cycle: it must not be taken
+	# for the e1000e that went from its root port.
+	expect "the NIC in a slot that held none is not taken for hardware that went" \
+		sh -c "! grep -qE '^ACTION=add DEVPATH=$nic_new_pci .*PM_REPLUG_IDENTITY=(same|changed)\$' /tmp/hw.events"
+	expect "nor is its interface" \
+		sh -c "! grep -qE '^ACTION=add DEVPATH=$nic_new .*PM_REPLUG_IDENTITY=(same|changed)\$' /tmp/hw.events"
+	usb_new_device=$(usb_device_of "$usb_new")
+	# Behind the port the old one left (the same chain of ports below the
+	# same root hub) it is changed hardware, behind another new.
+	if [ "${usb_new_device#*/usb[0-9]*/[0-9]*-}" = "${usb_old_device#*/usb[0-9]*/[0-9]*-}" ]; then
+		usb_answer=changed
+	else
+		usb_answer=new
+	fi
+	expect "the other USB disk is $usb_answer hardware (${usb_new_device##*/} for ${usb_old_device##*/})" \
+		grep -q "^ACTION=add DEVPATH=$usb_new_device PM_REPLUG=1 .* PM_REPLUG_IDENTITY=$usb_answer\$" /tmp/hw.events
+	expect "and so is the disk on it" \
+		sh -c "grep -q '^ACTION=add DEVPATH=$usb_new PM_REPLUG=1 .* PM_REPLUG_IDENTITY=[a-z]*\$' /tmp/hw.events &&
+		       ! grep -q '^ACTION=add DEVPATH=$usb_new .* PM_REPLUG_IDENTITY=same\$' /tmp/hw.events"
+	scan_wait=$(usb_storage_scan_wait_ms)
+	expect "usb-storage let the other USB disk settle for 2 s (${scan_wait:-no scan} ms)" \
+		test "${scan_wait:-0}" -ge 2000
+	echo 1 > /sys/module/usb_storage/parameters/delay_use
 	if [ "$vdisk_old" = "$vdisk_new" ]; then
 		expect_eq "udev saw the virtio disk removed and added once" \
 			"remove add" "$(actions_on /tmp/hw.events "$vdisk_old")"

@@ -35,7 +35,7 @@ for level in platform processors core; do
 	uevent_unwatch /tmp/level.raw /tmp/level.events
 	expect_eq "pm_test=$level: cycle counted" "$cycle" \
 		"$(cat /sys/power/replug/cycle)"
-	want="ACTION=add DEVPATH=$e1000e PM_REPLUG=1 PM_TRANSITION=suspend PM_SUSPEND_STATE=deep PM_TEST=$level PM_POWER_LOST=0 PM_FIRMWARE_REINIT=0 PM_KERNEL_RESUMES=1 PM_WAKEUP_ARMED=1 PM_CYCLE=$cycle"
+	want="ACTION=add DEVPATH=$e1000e PM_REPLUG=1 PM_TRANSITION=suspend PM_SUSPEND_STATE=deep PM_TEST=$level PM_POWER_LOST=0 PM_FIRMWARE_REINIT=0 PM_KERNEL_RESUMES=1 PM_WAKEUP_ARMED=1 PM_CYCLE=$cycle PM_REPLUG_IDENTITY=same"
 	expect "pm_test=$level: udev saw $want" grep -qxF "$want" /tmp/level.events
 done
 echo none > /sys/power/pm_test

@@ -64,9 +64,22 @@ done
 echo "vanish 998" > $tb/change
 echo "appear 0" > $tb/change
 echo "swap 997" > $tb/change
+uevent_watch /tmp/testbus.raw
 cycle
 ktap_result "replug cycle over the changed hardware succeeded" $? "$(cat /tmp/state.err)"
 expect "every device but the vanished one is bound" wait_bound 1000
+udevadm settle --timeout=60
+uevent_unwatch /tmp/testbus.raw /tmp/testbus.events
+# identity_of rtN: the identity its ADD event carried.
+identity_of() {
+	sed -n "s|^ACTION=add DEVPATH=[^ ]*/$1 PM_REPLUG=1 .* PM_REPLUG_IDENTITY=\([a-z]*\)\$|\1|p" \
+		/tmp/testbus.events
+}
+expect_eq "rt997, swapped while asleep, came back changed" changed "$(identity_of rt997)"
+expect_eq "rt1000, which appeared while asleep, is new" new "$(identity_of rt1000)"
+expect_eq "rt0, untouched, came back the same" same "$(identity_of rt0)"
+expect_eq "every untouched device came back the same, each once" 998 \
+	"$(grep -c '^ACTION=add DEVPATH=[^ ]*/rt[0-9]* PM_REPLUG=1 .* PM_REPLUG_IDENTITY=same$' /tmp/testbus.events)"
 testbus_inventory > /tmp/testbus.after
 expect "rt998 is gone" sh -c '! grep -q "^rt998 " /tmp/testbus.after'
 new=$(grep -v -F -x -f /tmp/testbus.before /tmp/testbus.after | grep -v '^rt997 ')
