@@ -3,7 +3,11 @@
 # replug: build the test kernel and guest, boot it, run every test.
 #
 #   make run     build everything, boot the guest, show a transition
-#   make check   run every test; ends with "N passed, N failed"
+#   make check   the tests to run before every commit; ends with
+#                "N passed, N failed" (ONLY=boot,... reruns some boots,
+#                LIST=1 lists them)
+#   make check-full   make check's tests and the debug kernel's boots
+#                (KASAN, lockdep, kmemleak) with a short soak
 #   make bench   replug against classic, side by side; build/test/bench/
 #   make soak    long cycles under KASAN, lockdep and kmemleak; build/test/soak/
 #   make series  the whole of replug as a format-patch series; build/series/
@@ -40,7 +44,7 @@ TESTBUS_KO := drivers/base/power/replug-testbus.ko
 PMTEST     := $(BUILD)/pmtest/pmtest
 
 .PHONY: all deps tree export-patches series series-build kernel pmtest \
-	initramfs debug-kernel debug-initramfs run check bench soak clean
+	initramfs debug-kernel debug-initramfs run check check-full bench soak clean
 
 all: kernel initramfs
 
@@ -112,9 +116,20 @@ debug-initramfs: debug-kernel pmtest
 run: deps kernel initramfs
 	$(RUNNER) boot --console --tests udev,replug-s3
 
-# The harness's own unit tests, then every guest boot (tools/testing/replug).
-check: deps kernel initramfs debug-initramfs
-	$(RUNNER) check
+# The harness's own unit tests, the static checks, then the guest boots
+# of a tier (tools/testing/replug).  ONLY=boot,... runs those boots alone
+# (the debug kernel's too, when it is built); LIST=1 names every boot.
+CHECK_ARGS = $(if $(ONLY),--only '$(ONLY)')
+ifneq ($(LIST),)
+check check-full:
+	@$(RUNNER) list
+else
+check: deps kernel initramfs
+	$(RUNNER) check --tier check $(CHECK_ARGS)
+
+check-full: deps kernel initramfs debug-initramfs
+	$(RUNNER) check --tier full $(CHECK_ARGS)
+endif
 
 # replug against the classic dpm path, side by side in one boot; results
 # in build/test/bench/ (results.txt, results.json, plot.svg).
@@ -125,7 +140,7 @@ bench: deps kernel initramfs
 
 # Cycles of every kind under the debug kernel; SOAK='devices:N,s2idle:N,
 # s3:N,hibernate:N,kexec:N,tree:N' sizes it (default: the issue's figures,
-# hours under TCG).  make check runs a short one.
+# hours under TCG).  make check-full runs a short one.
 soak: deps debug-initramfs
 	$(RUNNER) soak $(if $(SOAK),--soak '$(SOAK)')
 

@@ -29,6 +29,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,16 +40,27 @@ import bench
 S2IDLE_LOOP_MARK = 'PM: suspend-to-idle'
 # Printed once it has left the loop.
 S2IDLE_RESUME_MARK = 'PM: resume from suspend-to-idle'
+# How long the host waits for the guest to reach its s2idle loop before it
+# presses the power button anyway (a debug kernel under TCG on a loaded
+# host has taken minutes to suspend a large tree).
+S2IDLE_ENTRY_MAX_S = 300
 HOST_REQUEST_RE = re.compile(r'REPLUG-HOST: ([a-z0-9-]+)')
 # What the kernel prints when it crashes, or when one of the debug kernel's
 # checkers finds something: KASAN and the sleep-in-atomic check ("BUG:"),
 # WARN() with refcount_t's and the debug-objects tracker's among them
 # ("WARNING: CPU:"), lockdep and RCU-lockdep ("WARNING: possible circular
 # locking dependency", "inconsistent lock state", "suspicious RCU usage"),
-# and the hung-task detector.
-PANIC_RE = re.compile(r'Kernel panic - not syncing|BUG: |Oops:|'
-		      r'WARNING: (CPU:|possible |inconsistent |suspicious )|'
-		      r'INFO: task \S+ blocked for more than')
+# and the hung-task detector.  "ODEBUG: " is not "BUG: ": see CHECKER_OFF_RE.
+HUNG_TASK_PATTERN = r'INFO: task \S+ blocked for more than'
+PANIC_RE = re.compile(r'Kernel panic - not syncing|\bBUG: |Oops:|'
+		      r'WARNING: (CPU:|possible |inconsistent |suspicious )|' +
+		      HUNG_TASK_PATTERN)
+# The debug-objects tracker turning itself off when its pool cannot be
+# refilled: it refills with atomic allocations, which fail while a
+# hibernation holds nearly all free memory preallocated for the image.
+# Not a report about the kernel, but the boot says so: the tracker checks
+# nothing after it.
+CHECKER_OFF_RE = re.compile(r'ODEBUG: Out of memory\. ODEBUG disabled')
 DONE_MARK = 'REPLUG-GUEST-DONE'
 # The watchdog naming a swap disk that holds up the hibernation image.
 SWAP_STALL_NAMED_RE = re.compile(r'replug: swsusp_write\(\) has not returned after')
@@ -205,24 +217,38 @@ class Qmp(threading.Thread):
 			     bps_wr=bytes_per_s, iops=0, iops_rd=0, iops_wr=0)
 
 	def press_power_button_until(self, asleep: threading.Event,
-				     awake: threading.Event) -> None:
+				     awake: threading.Event,
+				     interval: float = 3) -> None:
 		"""Wake a guest from suspend-to-idle with the ACPI power button.
 
 		QEMU raises the ACPI RTC wake event only from S3, so the RTC alarm
 		cannot end an s2idle under QEMU; the power button's fixed event
 		can.  A press before the guest is in its s2idle loop would abort
-		the suspend, so the first one waits for the kernel's
-		"PM: suspend-to-idle" (pm_debug_messages, no_console_suspend).
+		the suspend, and one before the suspend has begun is lost, so the
+		first press waits for the kernel's "PM: suspend-to-idle"
+		(pm_debug_messages, no_console_suspend), however long a loaded host
+		takes to get there.  Presses go on until the guest says it is
+		awake: a guest left in s2idle is a boot that hangs until its
+		timeout, a stray press after the wake only an unused input event.
 		"""
-		asleep.wait(30)
-		for _ in range(5):
-			if awake.wait(0.5):
-				return
-			self.command('system_powerdown')
-			if awake.wait(3):
-				return
+		asleep.wait(S2IDLE_ENTRY_MAX_S)
+		try:
+			while not awake.wait(interval / 6):
+				self.command('system_powerdown')
+				if awake.wait(interval):
+					return
+		except OSError:
+			# QEMU has gone, and with it the guest to wake.
+			return
 
 	def run(self) -> None:
+		try:
+			self.read_events()
+		except OSError:
+			# QEMU closed the socket as the guest powered off.
+			pass
+
+	def read_events(self) -> None:
 		for line in self.reader:
 			self.log.write(f'<- {line}')
 			self.log.flush()
@@ -304,6 +330,9 @@ class Boot:
 			'console=ttyS0 panic=-1 loglevel=8',
 			# The console shows when the guest is in s2idle.
 			'no_console_suspend pm_debug_messages',
+			# No test looks at a suspend held at its pm_test level:
+			# the 5 s pause would only add up, boot after boot.
+			'suspend.pm_test_delay=0',
 			self.resume_append if resume else
 			f'replug.tests={",".join(self.tests)}' if self.tests else '',
 			self.append]))
@@ -423,6 +452,10 @@ class Boot:
 					sys.stdout.write(line)
 					sys.stdout.flush()
 				self._host_request(line)
+				if CHECKER_OFF_RE.search(line):
+					print(f'# {self.name}: the debug-objects tracker ran out '
+					      'of memory and checks nothing after: '
+					      f'{line.strip()}')
 				if PANIC_RE.search(line) and not self.failure:
 					self.failure = f'kernel reported: {line.strip()}'
 					# Let the rest of the report reach the log.
@@ -434,16 +467,62 @@ class Boot:
 
 
 @dataclass
+class Failure:
+	"""A failed check as the closing summary names it: what failed, then
+	why and where to look, most telling line first."""
+	name: str
+	details: list[str] = field(default_factory=list)
+
+
+# The closing summary's size: the last screen of a CI log is all CI keeps.
+SUMMARY_LINES = 40
+SUMMARY_LINE_WIDTH = 160
+
+
+@dataclass
 class Tally:
 	passed: int = 0
 	failed: int = 0
 	skipped: int = 0
+	failures: list[Failure] = field(default_factory=list)
+
+	def fail(self, name: str, details: list[str] | None = None, count: int = 1) -> None:
+		"""@count failed checks, named once in the closing summary."""
+		self.failed += count
+		self.failures.append(Failure(name, details or []))
 
 	def record(self, name: str, why: str = '') -> None:
 		"""One host-side check: ok, or not ok with why."""
-		self.passed += not why
-		self.failed += bool(why)
 		print(f'{"not ok" if why else "ok"} - {name}' + (f' # {why}' if why else ''))
+		if why:
+			self.fail(name, [why])
+		else:
+			self.passed += 1
+
+	def summary(self) -> list[str]:
+		"""Every failure again, at most SUMMARY_LINES lines: each one's name,
+		then as many of its details as the lines left allow, the first
+		ones of every failure before the later ones of any."""
+		if not self.failures:
+			return []
+		head = f'# {len(self.failures)} failed ' + \
+			('check' if len(self.failures) == 1 else 'checks') + ':'
+		budget = SUMMARY_LINES - 1 - len(self.failures)
+		shown = [0] * len(self.failures)
+		for depth in range(max(len(f.details) for f in self.failures)):
+			for i, f in enumerate(self.failures):
+				if budget > 0 and depth < len(f.details):
+					shown[i] += 1
+					budget -= 1
+		lines = [head]
+		for f, n in zip(self.failures, shown):
+			lines.append(f'# - {f.name}')
+			lines += [f'#     {d}' for d in f.details[:n]]
+		if len(lines) > SUMMARY_LINES:
+			lines = lines[:SUMMARY_LINES - 1] + \
+				[f'# ... {len(self.failures)} failures in all, each above as "not ok"']
+		return [l if len(l) <= SUMMARY_LINE_WIDTH else l[:SUMMARY_LINE_WIDTH - 3] + '...'
+			for l in lines]
 
 	def line(self) -> str:
 		tail = f', {self.skipped} skipped' if self.skipped else ''
@@ -473,23 +552,102 @@ def ktap_documents(lines: list[str]) -> list[list[str]]:
 	return docs
 
 
+# What the kernel prints first when CPUs or tasks stop making progress;
+# a hang's console tail shows only the last of its repeated reports.
+STALL_RE = re.compile(r'rcu: INFO: |watchdog: BUG: soft lockup|' + HUNG_TASK_PATTERN)
+# A KTAP result line, unindented: "not ok" or "ok", its number, its name.
+KTAP_RESULT_RE = re.compile(r'(not )?ok \d+ (.*)')
+
+
+def failure_context(ktap: list[str], console: list[str]) -> list[str]:
+	"""Where a failed boot's tests had got to, and the first stall report."""
+	results = [l.strip() for l in ktap if KTAP_RESULT_RE.match(l.strip())]
+	context = [f'last result: {results[-1] if results else "none"}']
+	stalls = [l.strip() for l in console if STALL_RE.search(l)]
+	if stalls:
+		context.append(f'first stall report ({len(stalls)} in all): {stalls[0]}')
+	return context
+
+
+# The guest's init names each test on the console as it starts it.
+RUNNING_RE = re.compile(r'replug guest: running (\S+)')
+
+
+def unfinished_tests(tests: list[str], ktap: list[str], console: list[str]) -> list[str]:
+	"""The test a boot that ended early was running, and those after it
+	that never ran, as lines for its failure report."""
+	done = {m.group(2) for m in map(KTAP_RESULT_RE.match, ktap) if m}
+	started = [m.group(1) for m in map(RUNNING_RE.search, console) if m]
+	lines = []
+	if started and started[-1] not in done:
+		lines.append(f'running when it ended: {started[-1]}')
+	never = [t for t in tests if t not in done and t not in started]
+	if never:
+		lines.append(f'never ran: {", ".join(never)}')
+	return lines
+
+
+def failed_cases(parser, test, path: tuple[str, ...] | None = None):
+	"""(suite path, case, its diagnostic lines) of every failed or crashed
+	case of a parsed KTAP document @test (whose own name the parser
+	makes up), leaves only."""
+	here = () if path is None else path + (test.name,)
+	if test.subtests:
+		for sub in test.subtests:
+			yield from failed_cases(parser, sub, here)
+	elif test.status in (parser.TestStatus.FAILURE, parser.TestStatus.TEST_CRASHED):
+		diag = [l.strip().lstrip('#').strip() for l in test.log
+			if l.strip().startswith('#') and not l.strip().startswith('# Subtest')]
+		yield here[:-1], test.name, diag
+
+
+# The console lines a failed boot's summary shows around its first report.
+CONSOLE_EXCERPT = 4
+
+
+def console_excerpt(console: list[str]) -> list[str]:
+	"""The lines around the first kernel report, or the last lines."""
+	hits = [i for i, l in enumerate(console) if PANIC_RE.search(l) or STALL_RE.search(l)]
+	start = hits[0] if hits else max(len(console) - CONSOLE_EXCERPT, 0)
+	return [l.strip() for l in console[start:start + CONSOLE_EXCERPT]]
+
+
 def tally_boot(parser, boot: Boot, tally: Tally, documents: int = 1) -> None:
-	docs = ktap_documents(boot.ktap_lines())
+	ktap = boot.ktap_lines()
+	docs = ktap_documents(ktap)
+	log = boot.out_dir / 'ktap.log'
 	for doc in docs or [[]]:
-		counts = count_ktap(parser, doc).counts
-		failed_cases = counts.failed + counts.crashed + counts.errors
+		test = count_ktap(parser, doc)
+		counts = test.counts
+		failed = counts.failed + counts.crashed + counts.errors
 		tally.passed += counts.passed
-		tally.failed += failed_cases
 		tally.skipped += counts.skipped
-		if counts.passed + failed_cases + counts.skipped == 0 and not boot.failure:
+		named = 0
+		for suites, case, diag in failed_cases(parser, test):
+			tally.fail(f'{boot.name}: {": ".join(suites + (case,))}',
+				   diag[-3:] + [f'log: {log}'])
+			named += 1
+		if failed > named:
+			# KTAP the parser could not read, or a plan not met.
+			what = (f'{failed - named} errors in its KTAP report' if doc else
+				'no KTAP report')
+			tally.fail(f'{boot.name}: {what}', [f'log: {log}'], count=failed - named)
+		if counts.passed + failed + counts.skipped == 0 and not boot.failure:
 			boot.failure = 'guest reported no results'
 	if docs and len(docs) != documents and not boot.failure:
 		boot.failure = (f'{len(docs)} kernels reported results, '
 				f'{documents} expected')
 	if boot.failure:
-		tally.failed += 1
+		context = failure_context(ktap, boot.console) + \
+			unfinished_tests(boot.tests, ktap, boot.console)
+		console = boot.out_dir / 'console.log'
+		tally.fail(f'boot {boot.name}: {boot.failure}',
+			   context + [f'console: {l}' for l in console_excerpt(boot.console)] +
+			   [f'log: {console}'])
 		print(f'not ok - boot {boot.name}: {boot.failure}')
-		print(f'# last console lines ({boot.out_dir / "console.log"}):')
+		for line in context:
+			print(f'# {line}')
+		print(f'# last console lines ({console}):')
 		for line in boot.console[-40:]:
 			print(f'#   {line}')
 
@@ -584,6 +742,17 @@ class CheckBoot:
 	debug: bool = False
 	# The host runs fsck on the data disk once the guest is done.
 	fsck: bool = False
+	# The tier it belongs to: 'check' boots run in make check and make
+	# check-full, 'full' ones (the debug kernel's) in make check-full only.
+	tier: str = 'check'
+
+
+TIERS = ('check', 'full')
+
+
+def tier_boots(tier: str) -> list['CheckBoot']:
+	"""The boots a tier runs: make check's, or every boot for check-full."""
+	return [b for b in CHECK_BOOTS if tier == 'full' or b.tier == tier]
 
 
 def shutdown_checks(transition: str) -> list[AfterDone]:
@@ -711,7 +880,7 @@ def soak_boot(name: str, spec: str) -> 'CheckBoot':
 	end = ' replug.end=kexec' if counts['kexec'] else ''
 	return CheckBoot(name, ['replug-races', 'replug-soak'], f'replug.soak={spec}{end}',
 			 documents=counts['kexec'] + 1, timeout=timeout,
-			 debug=True, fsck=True)
+			 debug=True, fsck=True, tier='full')
 
 
 # What "make check" boots.
@@ -727,15 +896,22 @@ CHECK_BOOTS = [
 			    r'pci0000:00 \([0-9.]+ ms\) resume_complete']),
 	# Hardware changed while asleep, in a boot of its own: a wakeup left
 	# armed or pending by another test would end the S3 before the host
-	# could change anything.  The debug kernel's KASAN names any use of
-	# a device freed with the hardware that went away.
-	CheckBoot('hw-change', ['replug-hw-change'], debug=True),
+	# could change anything.
+	CheckBoot('hw-change', ['replug-hw-change']),
 	# The same changes while the machine is off between the two boots of
 	# a hibernation: the restored kernel finds what is there now.
 	CheckBoot('hw-change-hibernate', ['replug-hw-change-hibernate'],
-		  resume_append='replug.resume=1', debug=True),
+		  resume_append='replug.resume=1'),
+	# Both again under the debug kernel, whose KASAN names any use of a
+	# device freed with the hardware that went away.
+	CheckBoot('hw-change-debug', ['replug-hw-change'], debug=True, tier='full'),
+	CheckBoot('hw-change-hibernate-debug', ['replug-hw-change-hibernate'],
+		  resume_append='replug.resume=1', debug=True, tier='full'),
 	CheckBoot('replug-hibernate', ['replug-hibernate', 'classic-callbacks'],
 		  after_done=TEST_RESUME_CHECKS + SWAP_STALL_CHECKS),
+	# Uevents, rescans and devices arriving while a dry run's walk is held
+	# (under the debug kernel too, before the soak).
+	CheckBoot('races', ['replug-races']),
 	# A 1,000-device tree of the synthetic test bus: cycled, faults at the
 	# first, a middle and the last test device rolled back, hardware
 	# changed while asleep.
@@ -877,7 +1053,10 @@ def run_boot(args, parser, name: str, tests: list[str], append: str,
 		    port3=port3 or (PMTEST_SVG if svg_bars else SLEEPGRAPH_TRACE))
 	print(f'# booting {name}: tests {",".join(tests) or "(none)"}, '
 	      f'logs in {boot.out_dir}', flush=True)
+	start = time.monotonic()
 	boot.run()
+	print(f'# {name}: {time.monotonic() - start:.0f} s of its {boot.timeout} s',
+	      flush=True)
 	if fsck:
 		tally.record(f'{name}: the ext4 data disk is clean (e2fsck -fn)',
 			     fsck_failure(boot.out_dir / 'data.img'))
@@ -920,10 +1099,24 @@ def static_check(name: str, cmd: list[str], cwd: Path, clean, tally: Tally) -> N
 		tally.passed += 1
 		print(f'ok - {name}')
 		return
-	tally.failed += 1
 	print(f'not ok - {name}')
 	for line in text.splitlines()[:20]:
 		print(f'#   {line}')
+	tally.fail(name, first_errors(text, out.returncode))
+
+
+# A line that says what went wrong, in the output of a compiler, checkpatch,
+# kernel-doc, Sphinx or make, rather than what was being done.
+ERROR_LINE_RE = re.compile(r'\b(error|ERROR|WARNING|warning|CHECK|CRITICAL|'
+			   r'Error \d+|No such file|not found|does not apply)\b')
+
+
+def first_errors(text: str, returncode: int, count: int = 2) -> list[str]:
+	"""The first @count lines of @text that name a problem, else its last
+	line, and the exit status."""
+	lines = [l.strip() for l in text.splitlines() if l.strip()]
+	errors = [l for l in lines if ERROR_LINE_RE.search(l)][:count]
+	return (errors or lines[-1:]) + [f'exit status {returncode}']
 
 
 def run_static_checks(kernel_src: Path, tally: Tally) -> None:
@@ -974,9 +1167,10 @@ def run_series_checks(kernel_src: Path, tally: Tally) -> None:
 # driver author's guide pulls struct pm_intent's kernel-doc and the sample.
 DOCS_SPHINXDIRS = 'driver-api/pm admin-guide/pm'
 DOCS_PAGES = {
-	'driver-api/pm/replug.html': ['struct pm_intent', 'replug_sample_unplug'],
+	'driver-api/pm/replug.html': ['struct pm_intent', 'replug_sample_unplug',
+				      'dev_pm_replug_identity'],
 	'admin-guide/pm/replug-pm-test.html': ['pm_test'],
-	'admin-guide/pm/replug-udev.html': ['PM_TRANSITION'],
+	'admin-guide/pm/replug-udev.html': ['PM_TRANSITION', 'PM_REPLUG_IDENTITY'],
 }
 
 
@@ -1031,6 +1225,9 @@ def run_compiler_checks(kernel_src: Path, kernel_obj: Path, tally: Tally) -> Non
 	"""sparse (C=2) and W=1 on every in-tree object the project adds."""
 	kmake = ['make', '-s', '-C', str(kernel_src.resolve()),
 		 f'O={kernel_obj.resolve()}', 'ARCH=x86_64', 'CC=ccache gcc',
+		 # as the build passes it: another HOSTCC rebuilds objtool, and
+		 # with it every object of the next build
+		 'HOSTCC=ccache gcc',
 		 'C=2', 'W=1']
 	for src in project_sources():
 		rel = src.relative_to(PROJECT)
@@ -1048,9 +1245,10 @@ def run_unit_tests(kernel_src: Path, tally: Tally) -> None:
 	suite = unittest.defaultTestLoader.discover(str(Path(__file__).parent),
 						    pattern='test_*.py')
 	result = unittest.TextTestRunner(stream=sys.stdout, verbosity=2).run(suite)
-	failed = len(result.failures) + len(result.errors)
-	tally.passed += result.testsRun - failed
-	tally.failed += failed
+	failed = result.failures + result.errors
+	tally.passed += result.testsRun - len(failed)
+	for test, trace in failed:
+		tally.fail(f'harness unit test {test.id()}', trace.strip().splitlines()[-1:])
 
 
 def run_pmtest_unit_tests(binary: Path, tally: Tally) -> None:
@@ -1061,7 +1259,7 @@ def run_pmtest_unit_tests(binary: Path, tally: Tally) -> None:
 	proc = subprocess.run([str(binary)], capture_output=True, text=True)
 	cases = 0
 	for line in proc.stdout.splitlines():
-		m = re.match(r'(not )?ok \d+ (.*)', line)
+		m = KTAP_RESULT_RE.match(line)
 		if m:
 			cases += 1
 			tally.record(f'pmtest: {m.group(2)}', 'failed' if m.group(1) else '')
@@ -1074,8 +1272,9 @@ def run_pmtest_unit_tests(binary: Path, tally: Tally) -> None:
 
 def main() -> int:
 	ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-	ap.add_argument('command', choices=['boot', 'check', 'bench', 'soak'],
-			help='boot: one guest with --tests; check: every boot of make check; '
+	ap.add_argument('command', choices=['boot', 'check', 'list', 'bench', 'soak'],
+			help='boot: one guest with --tests; check: the static checks and '
+			'every boot of --tier; list: the boots of each tier; '
 			'bench: replug against classic, results in OUT/bench; '
 			'soak: cycles under the debug kernel, logs in OUT/soak')
 	ap.add_argument('--kernel', type=Path, required=True, help='bzImage')
@@ -1094,7 +1293,11 @@ def main() -> int:
 	ap.add_argument('--tests', default='', help='guest tests, comma separated')
 	ap.add_argument('--append', default='', help='extra kernel arguments')
 	ap.add_argument('--timeout', type=int, default=600, help='seconds per boot')
-	ap.add_argument('--only', default='', help='check: run only these boots')
+	ap.add_argument('--only', default='',
+			help='check: run only these boots (comma separated, any tier), '
+			'without the static checks')
+	ap.add_argument('--tier', choices=TIERS, default='check',
+			help="check: make check's boots, or every boot (full)")
 	ap.add_argument('--bench', default=BENCH_DEFAULT,
 			help='bench: SIZES:SHAPES:LATENCIES_US:ROUNDS '
 			f'(default {BENCH_DEFAULT})')
@@ -1105,6 +1308,14 @@ def main() -> int:
 			help='show the guest console while it runs')
 	args = ap.parse_args()
 
+	only = [b for b in args.only.split(',') if b]
+	unknown = sorted(set(only) - {b.name for b in CHECK_BOOTS})
+	if unknown:
+		ap.error(f'--only: no boot named {", ".join(unknown)} '
+			 f'(make check LIST=1 lists them)')
+	if args.command == 'list':
+		print_boots()
+		return 0
 	if args.kernel_obj is None:
 		args.kernel_obj = args.kernel.resolve().parents[3]
 	try:
@@ -1112,7 +1323,41 @@ def main() -> int:
 	except ValueError as e:
 		ap.error(f'--soak: {e}')
 	parser = load_kunit_parser(args.kernel_src)
-	tally = Tally()
+	return close_run(Tally(), lambda tally: run_command(args, parser, soak, only, tally))
+
+
+def close_run(tally: Tally, body) -> int:
+	"""Run @body(@tally), then name every failure and print the closing
+	line, even when the harness itself broke: the checks that ran still
+	count, and the last screen says where it stopped."""
+	try:
+		body(tally)
+	except Exception as e:
+		traceback.print_exc()
+		tally.fail(f'the harness stopped: {type(e).__name__}: {e}',
+			   traceback.format_exc().strip().splitlines()[-3:-1])
+	except KeyboardInterrupt:
+		tally.fail('the harness was interrupted')
+	for line in tally.summary():
+		print(line)
+	print(tally.line())
+	return 1 if tally.failed else 0
+
+
+def print_boots() -> None:
+	"""Each boot of make check and check-full: its tier, kernel and tests."""
+	for tier in TIERS:
+		print(f'# make {"check" if tier == "check" else "check-full"}'
+		      f'{"" if tier == "check" else " (also runs every boot above)"}:')
+		for b in CHECK_BOOTS:
+			if b.tier == tier:
+				kernel = 'debug kernel' if b.debug else 'kernel'
+				hib = ', restores a hibernation' if b.resume_append else ''
+				print(f'{b.name:26} {kernel}{hib}: {", ".join(b.tests) or "(none)"}'
+				      f'{" " + b.append if b.append else ""}')
+
+
+def run_command(args, parser, soak: 'CheckBoot', only: list[str], tally: Tally) -> None:
 	if args.command == 'boot':
 		run_boot(args, parser, 'guest', [t for t in args.tests.split(',') if t],
 			 args.append, False, tally)
@@ -1132,22 +1377,20 @@ def main() -> int:
 		tally.record(f'bench: every run came back ({len(summary["runs"])})',
 			     '' if summary['runs'] else 'no run came back')
 	else:
-		run_unit_tests(args.kernel_src, tally)
-		if args.pmtest_tests:
-			run_pmtest_unit_tests(args.pmtest_tests, tally)
-		run_static_checks(args.kernel_src, tally)
-		run_series_checks(args.kernel_src, tally)
-		run_docs_checks(args.kernel_src, tally)
-		run_compiler_checks(args.kernel_src, args.kernel_obj, tally)
-		only = set(filter(None, args.only.split(',')))
-		for b in CHECK_BOOTS:
+		if not only:
+			run_unit_tests(args.kernel_src, tally)
+			if args.pmtest_tests:
+				run_pmtest_unit_tests(args.pmtest_tests, tally)
+			run_static_checks(args.kernel_src, tally)
+			run_series_checks(args.kernel_src, tally)
+			run_docs_checks(args.kernel_src, tally)
+			run_compiler_checks(args.kernel_src, args.kernel_obj, tally)
+		for b in CHECK_BOOTS if only else tier_boots(args.tier):
 			if not only or b.name in only:
 				run_boot(args, parser, b.name, b.tests, b.append,
 					 b.must_fail, tally, b.after_done, b.timeline,
 					 b.documents, b.resume_append, b.svg_bars, b.timeout,
 					 debug=b.debug, fsck=b.fsck)
-	print(tally.line())
-	return 1 if tally.failed else 0
 
 
 if __name__ == '__main__':

@@ -6,6 +6,7 @@ import io
 import os
 import sys
 import tempfile
+import threading
 import time
 import unittest
 from pathlib import Path
@@ -31,11 +32,13 @@ ok 2 s3
 '''
 
 
-def tally_of(text: str, failure: str = '') -> run.Tally:
+def tally_of(text: str, failure: str = '', tests: list[str] | None = None,
+	     console: list[str] | None = None) -> run.Tally:
 	parser = run.load_kunit_parser(KERNEL_SRC)
-	boot = run.Boot('unit', Path('k'), Path('i'), Path('/nonexistent'), [])
+	boot = run.Boot('unit', Path('k'), Path('i'), Path('/nonexistent'), tests or [])
 	boot.ktap_lines = lambda: text.splitlines()
 	boot.failure = failure
+	boot.console = console or []
 	tally = run.Tally()
 	# The parser prints through a Printer bound to sys.stdout at import;
 	# the canned failures are expected and would only confuse the log.
@@ -71,6 +74,105 @@ class TallyTest(unittest.TestCase):
 	def test_closing_line_format(self):
 		self.assertEqual(run.Tally(5, 0).line(), '5 passed, 0 failed')
 		self.assertEqual(run.Tally(5, 1, 2).line(), '5 passed, 1 failed, 2 skipped')
+
+
+class SummaryTest(unittest.TestCase):
+	"""The closing summary names every failure on the last screen."""
+
+	def test_a_failed_case_is_named_with_its_suite_and_why(self):
+		t = tally_of(PASSING.replace('    ok 2 pm_intent_names_test',
+					     '    # names: expected "s3", got "mem"\n'
+					     '    not ok 2 pm_intent_names_test'))
+		self.assertEqual([f.name for f in t.failures],
+				 ['unit: pm_intent: pm_intent_names_test'])
+		self.assertIn('names: expected "s3", got "mem"', t.failures[0].details)
+		summary = '\n'.join(t.summary())
+		self.assertIn('# 1 failed check:', summary)
+		self.assertIn('unit: pm_intent: pm_intent_names_test', summary)
+		self.assertIn('log: /nonexistent/ktap.log', summary)
+
+	def test_a_boot_that_died_names_its_test_and_those_never_run(self):
+		cut = PASSING[:PASSING.index('    # Subtest: s3')]
+		console = ['[ 1.0] replug guest: running pm_intent',
+			   '[ 2.0] replug guest: running s3',
+			   '[ 3.0] BUG: kernel NULL pointer dereference, address: 0',
+			   '[ 3.1] RIP: 0010:device_del+0x1/0x2']
+		t = tally_of(cut, failure='kernel reported: BUG: kernel NULL',
+			     tests=['pm_intent', 's3', 's2idle'], console=console)
+		boot = [f for f in t.failures if f.name.startswith('boot unit')]
+		self.assertEqual(len(boot), 1)
+		details = boot[0].details
+		self.assertIn('running when it ended: s3', details)
+		self.assertIn('never ran: s2idle', details)
+		self.assertIn('console: [ 3.0] BUG: kernel NULL pointer dereference, '
+			      'address: 0', details)
+		self.assertIn('log: /nonexistent/console.log', details)
+
+	def test_the_summary_fits_the_last_screen(self):
+		t = run.Tally()
+		for i in range(10):
+			t.fail(f'check {i}', [f'reason {i}.{j}' for j in range(10)])
+		lines = t.summary()
+		self.assertLessEqual(len(lines), run.SUMMARY_LINES)
+		# Every failure is named with at least its first reason.
+		for i in range(10):
+			self.assertIn(f'# - check {i}', lines)
+			self.assertIn(f'#     reason {i}.0', lines)
+
+	def test_more_failures_than_lines_still_ends_within_the_screen(self):
+		t = run.Tally()
+		for i in range(100):
+			t.fail(f'check {i}')
+		lines = t.summary()
+		self.assertEqual(len(lines), run.SUMMARY_LINES)
+		self.assertIn('100 failures in all', lines[-1])
+
+	def test_no_failure_no_summary(self):
+		t = run.Tally()
+		t.record('fine')
+		self.assertEqual(t.summary(), [])
+
+	def test_a_static_check_shows_its_first_error_not_its_progress(self):
+		out = ('  SPHINX  htmldocs\nreading sources... [ 50%] replug\n'
+		       'Documentation/driver-api/pm/replug.rst:12: WARNING: '
+		       'Unknown target name\nbuild finished\n')
+		self.assertEqual(run.first_errors(out, 2), [
+			'Documentation/driver-api/pm/replug.rst:12: WARNING: Unknown target name',
+			'exit status 2'])
+		self.assertEqual(run.first_errors('all quiet\n', 1),
+				 ['all quiet', 'exit status 1'])
+
+	def test_an_exception_in_the_harness_still_prints_the_tally(self):
+		def broken(tally):
+			tally.record('a check before')
+			raise RuntimeError('disk full')
+		out = io.StringIO()
+		with contextlib.redirect_stdout(out), \
+		     contextlib.redirect_stderr(io.StringIO()):
+			rc = run.close_run(run.Tally(2, 0), broken)
+		self.assertEqual(rc, 1)
+		self.assertIn('the harness stopped: RuntimeError: disk full', out.getvalue())
+		self.assertTrue(out.getvalue().rstrip().endswith('3 passed, 1 failed'))
+
+
+class TierTest(unittest.TestCase):
+	def test_make_check_boots_no_debug_kernel(self):
+		self.assertFalse([b.name for b in run.tier_boots('check') if b.debug])
+
+	def test_check_full_runs_every_boot(self):
+		self.assertEqual(run.tier_boots('full'), run.CHECK_BOOTS)
+
+	def test_make_check_keeps_every_guest_test(self):
+		"""Only the soak is the full tier's own: every other test runs in
+		make check too, if not under the debug kernel."""
+		def tests(boots):
+			return {t for b in boots for t in b.tests}
+		missing = tests(run.tier_boots('full')) - tests(run.tier_boots('check'))
+		self.assertEqual(missing, {'replug-soak'})
+
+	def test_boot_names_are_unique(self):
+		names = [b.name for b in run.CHECK_BOOTS]
+		self.assertEqual(len(names), len(set(names)))
 
 
 class StaticCheckTest(unittest.TestCase):
@@ -122,8 +224,32 @@ class PanicPatternTest(unittest.TestCase):
 			     '[    1.1] ACPI: PM: Waking up from system sleep state S3',
 			     # An injected hang, named by replug's watchdog, is expected.
 			     '[    9.0] replug_test rt5: replug: unplug() has not returned after 500 ms',
-			     '[    9.1] kmemleak: Kernel memory leak detector initialized']:
+			     '[    9.1] kmemleak: Kernel memory leak detector initialized',
+			     # The tracker's pool empty while a hibernation holds
+			     # the memory: its own limit, not a report.
+			     '[   63.0] ODEBUG: Out of memory. ODEBUG disabled']:
 			self.assertNotRegex(line, run.PANIC_RE)
+
+	def test_the_tracker_turning_itself_off_is_recognised(self):
+		self.assertRegex('[   63.0] ODEBUG: Out of memory. ODEBUG disabled',
+				 run.CHECKER_OFF_RE)
+
+
+class FailureContextTest(unittest.TestCase):
+	def test_a_hang_names_the_last_result_and_the_first_stall(self):
+		ktap = ['KTAP version 1', '1..2', '    ok 1 devices cycle 1: succeeded',
+			'    not ok 2 s3 cycle 1: succeeded']
+		console = ['[ 900.0] PM: suspend entry (deep)',
+			   '[1000.0] rcu: INFO: rcu_sched detected stalls on CPUs/tasks:',
+			   '[1100.0] rcu: INFO: rcu_sched detected stalls on CPUs/tasks:']
+		self.assertEqual(run.failure_context(ktap, console), [
+			'last result: not ok 2 s3 cycle 1: succeeded',
+			'first stall report (2 in all): '
+			'[1000.0] rcu: INFO: rcu_sched detected stalls on CPUs/tasks:'])
+
+	def test_a_boot_without_results_or_stalls_says_so(self):
+		self.assertEqual(run.failure_context([], ['[ 1.0] Linux version']),
+				 ['last result: none'])
 
 
 class SoakSpecTest(unittest.TestCase):
@@ -234,6 +360,51 @@ class HostWakeTest(unittest.TestCase):
 		self.assertFalse(boot.qmp.wakes_s3)
 		boot._host_request('REPLUG-HOST: host-wakes-s3')
 		self.assertTrue(boot.qmp.wakes_s3)
+
+
+class PowerButtonTest(unittest.TestCase):
+	"""The presses that end a guest's s2idle."""
+
+	def qmp(self, awake_after: int) -> run.Qmp:
+		tmp = tempfile.TemporaryDirectory()
+		self.addCleanup(tmp.cleanup)
+		qmp = run.Qmp(Path(tmp.name) / 'qmp.sock', Path(tmp.name) / 'qmp.log')
+		qmp.presses = 0
+
+		def command(name, **args):
+			self.assertEqual(name, 'system_powerdown')
+			qmp.presses += 1
+			if qmp.presses == awake_after:
+				self.awake.set()
+		qmp.command = command
+		return qmp
+
+	def setUp(self):
+		self.asleep = threading.Event()
+		self.awake = threading.Event()
+		self.asleep.set()
+
+	def test_presses_go_on_until_the_guest_is_awake(self):
+		# Five presses were the limit once: a sixth was never made and
+		# the guest slept until the boot's timeout.
+		qmp = self.qmp(awake_after=8)
+		qmp.press_power_button_until(self.asleep, self.awake, interval=0.01)
+		self.assertEqual(qmp.presses, 8)
+
+	def test_no_press_once_awake(self):
+		qmp = self.qmp(awake_after=0)
+		self.awake.set()
+		qmp.press_power_button_until(self.asleep, self.awake, interval=0.01)
+		self.assertEqual(qmp.presses, 0)
+
+	def test_qemu_gone_ends_the_presses(self):
+		qmp = self.qmp(awake_after=0)
+
+		def gone(name, **args):
+			raise BrokenPipeError('QEMU exited')
+		qmp.command = gone
+		qmp.press_power_button_until(self.asleep, self.awake, interval=0.01)
+		self.assertFalse(self.awake.is_set())
 
 
 class SvgTest(unittest.TestCase):
