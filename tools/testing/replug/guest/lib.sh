@@ -2,6 +2,21 @@
 #
 # Shell helpers shared by the guest init and the guest tests.
 
+# host_say LINE: a line the host acts on (a request, the end of the
+# tests), through the kernel log, whose records the console prints whole.
+# A line written to /dev/console can be cut by a kernel message printed
+# meanwhile ("R[ 42.39] PM: ...\nEPLUG-HOST: wake-from-s2idle"), and the
+# host would never see it; the log also keeps it in order with the
+# kernel's own messages, so a request comes before the suspend it is for.
+host_say() {
+	echo "$1" > /dev/kmsg
+}
+
+# host_request REQUEST: ask the host for REQUEST (see run.py).
+host_request() {
+	host_say "REPLUG-HOST: $1"
+}
+
 cmdline_value() {
 	local word
 	for word in $(cat /proc/cmdline); do

@@ -199,9 +199,9 @@ echo 1 > /sys/kernel/debug/replug_test/destroy
 pmtest_ok "a 100-device tree for the real transitions" tree count=100 shape=wide fanout=3 links=2
 udevadm settle --timeout=30
 replug_setup_disks
-echo "REPLUG-HOST: wake-every-s2idle" > /dev/console
+host_request wake-every-s2idle
 pmtest_ok "pmtest cycle: two s2idle cycles" cycle --state freeze --count 2
-echo "REPLUG-HOST: s2idle-on-request" > /dev/console
+host_request s2idle-on-request
 expect_eq "each checked (14 cases)" 14 "$(grep -c '^ok ' /tmp/pmtest.out)"
 echo test_resume > /sys/power/disk
 cat "/sys/block/${SWAP_DEV##*/}/dev" > /sys/power/resume
@@ -216,9 +216,9 @@ expect "the data disk kept its data" sha256sum -c -s /tmp/payload.sum
 # Last: after an S3 woken by the RTC, the ACPI power button no longer
 # wakes an s2idle under QEMU ("Could not disable RealTimeClock events").
 echo deep > /sys/power/mem_sleep
-echo "REPLUG-HOST: rtc-wakes-s3" > /dev/console
+host_request rtc-wakes-s3
 pmtest_ok "pmtest cycle: S3, woken by the RTC alarm" cycle --state mem --wake-after 5
-echo "REPLUG-HOST: host-wakes-s3" > /dev/console
+host_request host-wakes-s3
 expect "the firmware entered ACPI S3" \
 	sh -c 'dmesg | grep -q "Preparing to enter system sleep state S3"'
 swapoff "$SWAP_DEV"

@@ -42,7 +42,7 @@ expect "the machine slept in S3 once the image was written" \
 # the write), then the write ends, the image is read back and restored.
 watchdog_ms=$(cat /sys/power/replug/watchdog_ms)
 echo 3000 > /sys/power/replug/watchdog_ms
-echo "REPLUG-HOST: stall-swap-writes" > /dev/console
+host_request stall-swap-writes
 REPLUG_ENTER="hibernate test_resume"
 REPLUG_TRANSITION_VARS="$freeze PM_HIBERNATE_MODE=test_resume PM_TEST=none $nothing_lost"
 REPLUG_COMEBACK_VARS="PM_TRANSITION=hibernate PM_HIBERNATE_PHASE=restore PM_HIBERNATE_MODE=test_resume PM_TEST=none $nothing_lost"

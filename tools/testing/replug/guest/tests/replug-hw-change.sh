@@ -4,7 +4,7 @@
 . /replug/tests/replug-hw-change-lib.sh
 
 hw_before
-echo "REPLUG-HOST: change-hardware-in-s3" > /dev/console
+host_request change-hardware-in-s3
 echo deep > /sys/power/mem_sleep
 enter_sleep mem
 hw_after suspend

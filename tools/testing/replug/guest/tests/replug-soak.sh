@@ -36,7 +36,7 @@ soak_enter() {
 		echo none > /sys/power/pm_test
 		return $status ;;
 	s2idle)
-		echo "REPLUG-HOST: wake-from-s2idle" > /dev/console
+		host_request wake-from-s2idle
 		echo freeze > /sys/power/state ;;
 	s3)
 		echo deep > /sys/power/mem_sleep

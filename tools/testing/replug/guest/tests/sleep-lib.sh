@@ -13,10 +13,10 @@ enter_sleep() {
 
 	echo "replug guest: entering $state" > /dev/console
 	[ "$state" != freeze ] ||
-		echo "REPLUG-HOST: wake-from-s2idle" > /dev/console
+		host_request wake-from-s2idle
 	echo "$state" > /sys/power/state
 	status=$?
-	echo "REPLUG-HOST: awake" > /dev/console
+	host_request awake
 	echo "replug guest: back from $state" > /dev/console
 	ktap_result "write of '$state' to /sys/power/state succeeded" $status \
 		"exit status $status"
