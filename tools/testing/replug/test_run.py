@@ -33,13 +33,15 @@ ok 2 s3
 
 
 def tally_of(text: str, failure: str = '', tests: list[str] | None = None,
-	     console: list[str] | None = None) -> run.Tally:
+	     console: list[str] | None = None, tally: run.Tally | None = None,
+	     kernel: str = 'k', cpus: list[str] | None = None) -> run.Tally:
 	parser = run.load_kunit_parser(KERNEL_SRC)
-	boot = run.Boot('unit', Path('k'), Path('i'), Path('/nonexistent'), tests or [])
+	boot = run.Boot('unit', Path(kernel), Path('i'), Path('/nonexistent'), tests or [])
 	boot.ktap_lines = lambda: text.splitlines()
 	boot.failure = failure
 	boot.console = console or []
-	tally = run.Tally()
+	boot.cpus = cpus or []
+	tally = tally if tally is not None else run.Tally()
 	# The parser prints through a Printer bound to sys.stdout at import;
 	# the canned failures are expected and would only confuse the log.
 	printer_output = parser.stdout._output
@@ -70,6 +72,24 @@ class TallyTest(unittest.TestCase):
 	def test_no_output_at_all_fails(self):
 		t = tally_of('')
 		self.assertEqual((t.passed, t.failed), (0, 1))
+
+	def test_a_kunit_suite_counts_once_per_kernel(self):
+		t = tally_of(PASSING, tests=['s3'])
+		self.assertEqual(t.passed, 3)
+		# The next boot of the same kernel runs the suite again: only its
+		# guest test counts anew.
+		tally_of(PASSING, tests=['s3'], tally=t)
+		self.assertEqual(t.passed, 4)
+		# Another kernel's run of the suite is a check of its own.
+		tally_of(PASSING, tests=['s3'], tally=t, kernel='debug')
+		self.assertEqual(t.passed, 7)
+
+	def test_a_repeated_suite_still_fails(self):
+		t = tally_of(PASSING, tests=['s3'])
+		tally_of(PASSING.replace('    ok 2 pm_intent_names_test',
+					 '    not ok 2 pm_intent_names_test'),
+			 tests=['s3'], tally=t)
+		self.assertEqual((t.passed, t.failed), (4, 1))
 
 	def test_closing_line_format(self):
 		self.assertEqual(run.Tally(5, 0).line(), '5 passed, 0 failed')
@@ -163,12 +183,12 @@ class TierTest(unittest.TestCase):
 		self.assertEqual(run.tier_boots('full'), run.CHECK_BOOTS)
 
 	def test_make_check_keeps_every_guest_test(self):
-		"""Only the soak is the full tier's own: every other test runs in
-		make check too, if not under the debug kernel."""
+		"""Only the soak and the races are the full tier's own: every
+		other test runs in make check too, if not under the debug kernel."""
 		def tests(boots):
 			return {t for b in boots for t in b.tests}
 		missing = tests(run.tier_boots('full')) - tests(run.tier_boots('check'))
-		self.assertEqual(missing, {'replug-soak'})
+		self.assertEqual(missing, {'replug-soak', 'replug-races'})
 
 	def test_boot_names_are_unique(self):
 		names = [b.name for b in run.CHECK_BOOTS]
@@ -405,6 +425,65 @@ class PowerButtonTest(unittest.TestCase):
 		qmp.command = gone
 		qmp.press_power_button_until(self.asleep, self.awake, interval=0.01)
 		self.assertFalse(self.awake.is_set())
+
+
+class QemuFailureTest(unittest.TestCase):
+	def test_qemu_aborting_is_named_in_its_words(self):
+		console = ['[   52.37] e1000e 0000:01:00.0: enabling device (0000 -> 0002)',
+			   "qemu-system-x86_64: ../../hw/pci/msix.c:218: msix_table_mmio_write: "
+			   "Assertion `addr + size <= dev->msix_entries_nr * PCI_MSIX_ENTRY_SIZE' failed."]
+		self.assertEqual(run.qemu_failure(-6, console),
+				 f'QEMU exited with status -6: {console[1]}')
+
+	def test_a_clean_exit_is_no_failure(self):
+		self.assertEqual(run.qemu_failure(0, ['qemu-system-x86_64: terminating on signal 15']), '')
+
+	def test_an_exit_without_words_still_fails(self):
+		self.assertEqual(run.qemu_failure(1, []), 'QEMU exited with status 1')
+
+
+class MonitorTest(unittest.TestCase):
+	"""What QEMU's monitor says of the vCPUs of a guest that timed out."""
+
+	def qmp(self, replies: list[str]) -> run.Qmp:
+		tmp = tempfile.TemporaryDirectory()
+		self.addCleanup(tmp.cleanup)
+		qmp = run.Qmp(Path(tmp.name) / 'qmp.sock', Path(tmp.name) / 'qmp.log')
+		qmp.reader = io.StringIO(''.join(l + '\n' for l in replies))
+		return qmp
+
+	def test_a_monitor_reply_is_taken_and_events_are_not(self):
+		qmp = self.qmp(['{"return": {}}',
+				'{"event": "RESET", "data": {}}',
+				'{"return": "* CPU #0: pc=0xffffffff81a0b2c4 (halted) thread_id=7\\r\\n"}'])
+		qmp.command = lambda name, **args: None
+		qmp.read_events()
+		self.assertEqual(qmp.monitor('info cpus'),
+				 '* CPU #0: pc=0xffffffff81a0b2c4 (halted) thread_id=7\r\n')
+
+	def test_no_reply_is_an_empty_answer(self):
+		qmp = self.qmp([])
+		qmp.command = lambda name, **args: None
+		self.assertEqual(qmp.monitor('info cpus', timeout=0.01), '')
+
+	def test_qemu_gone_is_an_empty_answer(self):
+		qmp = self.qmp([])
+
+		def gone(name, **args):
+			raise BrokenPipeError('QEMU exited')
+		qmp.command = gone
+		self.assertEqual(qmp.monitor('info cpus'), '')
+
+	def test_a_timed_out_boot_names_its_vcpus(self):
+		console = ['[ 1.0] replug guest: running s3']
+		cpus = ['* CPU #0: pc=0xffffffff81a0b2c4 (halted) thread_id=7',
+			'CPU #1: pc=0xffffffff81a0b2c4 (halted) thread_id=8']
+		t = tally_of('', failure='guest did not finish within 600 s', tests=['s3'],
+			     console=console, cpus=cpus)
+		details = t.failures[-1].details
+		self.assertIn('running when it ended: s3', details)
+		for cpu in cpus:
+			self.assertIn(f'vCPU at the timeout: {cpu}', details)
 
 
 class SvgTest(unittest.TestCase):
