@@ -111,6 +111,13 @@ class SummaryTest(unittest.TestCase):
 		self.assertIn('unit: pm_intent: pm_intent_names_test', summary)
 		self.assertIn('log: /nonexistent/ktap.log', summary)
 
+	def test_results_that_never_came_are_one_failure_not_nameless_ones(self):
+		cut = PASSING[:PASSING.index('    # Subtest: s3')]
+		t = tally_of(cut, failure='guest stopped before finishing', tests=['s3'])
+		names = [f.name for f in t.failures]
+		self.assertNotIn('unit: ', names)
+		self.assertTrue(any('results missing or unreadable' in n for n in names), names)
+
 	def test_a_boot_that_died_names_its_test_and_those_never_run(self):
 		cut = PASSING[:PASSING.index('    # Subtest: s3')]
 		console = ['[ 1.0] replug guest: running pm_intent',
@@ -146,6 +153,17 @@ class SummaryTest(unittest.TestCase):
 		lines = t.summary()
 		self.assertEqual(len(lines), run.SUMMARY_LINES)
 		self.assertIn('100 failures in all', lines[-1])
+
+	def test_notes_come_before_the_failures_and_alone_without_them(self):
+		t = run.Tally()
+		t.note('replug-sleep booted twice: QEMU exited with status -6')
+		self.assertEqual(t.summary(),
+				 ['# note: replug-sleep booted twice: QEMU exited with status -6'])
+		t.fail('check 1', ['why'])
+		self.assertEqual(t.summary()[:2],
+				 ['# note: replug-sleep booted twice: QEMU exited with status -6',
+				  '# 1 failed check:'])
+		self.assertEqual(t.failed, 1)
 
 	def test_no_failure_no_summary(self):
 		t = run.Tally()
