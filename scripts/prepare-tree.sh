@@ -26,6 +26,35 @@ fi
 tarball=$1 src=$(realpath -m "$2") project=$(realpath "$3")
 git_in() { git -C "$1" -c user.name=replug -c user.email=replug@localhost "${@:2}"; }
 
+# The tarball a tree was unpacked from, by size and mtime: an upgrade of
+# linux-source-6.12 gives another, and the tree is unpacked again, so that
+# nothing is tested against another kernel than a fresh clone would get.
+tarball_id() { stat -c '%s %Y' "$1"; }
+tarball_version() {
+	tar -xJOf "$1" --wildcards '*/Makefile' --no-wildcards-match-slash |
+		awk -F' = ' '$1 == "VERSION" {v = $2} $1 == "PATCHLEVEL" {p = $2}
+			     $1 == "SUBLEVEL" {print v "." p "." $2; exit}'
+}
+tree_version() { git -C "$1" show base:Makefile | awk -F' = ' '
+	$1 == "VERSION" {v = $2} $1 == "PATCHLEVEL" {p = $2}
+	$1 == "SUBLEVEL" {print v "." p "." $2; exit}'; }
+
+# A tree from before the stamp: kept if its version is the tarball's.
+if [ $export_series = 0 ] && [ -d "$src/.git" ] && [ ! -f "$src/.replug-tarball" ]; then
+	if [ "$(tarball_version "$tarball")" = "$(tree_version "$src")" ]; then
+		tarball_id "$tarball" > "$src/.replug-tarball"
+	else
+		echo "  UNPACK  $tarball is Linux $(tarball_version "$tarball")," \
+		     "the tree Linux $(tree_version "$src"): unpacking again"
+		rm -rf "$src"
+	fi
+fi
+if [ $export_series = 0 ] && [ -d "$src/.git" ] &&
+   [ "$(cat "$src/.replug-tarball")" != "$(tarball_id "$tarball")" ]; then
+	echo "  UNPACK  $tarball changed since the tree was unpacked: unpacking again"
+	rm -rf "$src"
+fi
+
 if [ ! -d "$src/.git" ]; then
 	echo "  UNPACK  $tarball"
 	rm -rf "$src.tmp"
@@ -35,6 +64,7 @@ if [ ! -d "$src/.git" ]; then
 	git_in "$src.tmp" add -A -f
 	git_in "$src.tmp" commit -q -m "Linux $(make -s -C "$src.tmp" kernelversion) (Debian linux-source-6.12)"
 	git_in "$src.tmp" tag base
+	tarball_id "$tarball" > "$src.tmp/.replug-tarball"
 	mv "$src.tmp" "$src"
 fi
 

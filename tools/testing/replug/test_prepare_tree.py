@@ -16,7 +16,11 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parents[3]
 PREPARE = PROJECT / 'scripts' / 'prepare-tree.sh'
 
-MAKEFILE = 'kernelversion:\n\t@echo 6.12.0\n'
+
+
+def makefile(sublevel: int) -> str:
+	return (f'VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = {sublevel}\n'
+		f'kernelversion:\n\t@echo 6.12.{sublevel}\n')
 
 
 def patch(subject: str, path: str, old: str, new: str) -> str:
@@ -35,14 +39,8 @@ class PrepareTreeTest(unittest.TestCase):
 	def setUp(self):
 		self.tmp = tempfile.TemporaryDirectory()
 		root = Path(self.tmp.name)
-		base = root / 'linux-source-6.12'
-		base.mkdir()
-		(base / 'Makefile').write_text(MAKEFILE)
-		for name in ('header.h', 'driver.c'):
-			(base / name).write_text(f'{name} base\n')
 		self.tarball = root / 'linux.tar.xz'
-		with tarfile.open(self.tarball, 'w:xz') as tar:
-			tar.add(base, arcname=base.name)
+		self.write_tarball(117, 'base')
 		self.src = root / 'linux'
 		self.project = root / 'project'
 		(self.project / 'patches').mkdir(parents=True)
@@ -50,6 +48,19 @@ class PrepareTreeTest(unittest.TestCase):
 
 	def tearDown(self):
 		self.tmp.cleanup()
+
+	def write_tarball(self, sublevel: int, content: str) -> None:
+		"""The Debian tarball, as an upgrade of the package leaves it:
+		another version, another mtime."""
+		base = Path(self.tmp.name) / 'linux-source-6.12'
+		base.mkdir(exist_ok=True)
+		(base / 'Makefile').write_text(makefile(sublevel))
+		for name in ('header.h', 'driver.c'):
+			(base / name).write_text(f'{name} {content}\n')
+		with tarfile.open(self.tarball, 'w:xz') as tar:
+			tar.add(base, arcname=base.name)
+		stamp = 1_700_000_000 + sublevel * 3600
+		os.utime(self.tarball, (stamp, stamp))
 
 	def write_series(self, header_subject: str, driver_subject: str,
 			 driver_line: str) -> None:
@@ -111,6 +122,31 @@ class PrepareTreeTest(unittest.TestCase):
 		self.write_series('the header', 'the driver', 'driver.c patched again')
 		self.prepare()
 		self.assertFalse(Path(f'{self.src}.stash').exists())
+
+	def test_another_tarball_is_unpacked_again(self):
+		self.prepare()
+		self.write_tarball(118, 'base')
+		self.assertIn('changed since the tree was unpacked', self.prepare())
+		self.assertIn('Linux 6.12.118', self.base_subject())
+		self.assertEqual((self.src / 'driver.c').read_text(), 'driver.c patched\n')
+
+	def test_a_tree_from_before_the_stamp_of_the_same_version_is_kept(self):
+		self.prepare()
+		(self.src / '.replug-tarball').unlink()
+		self.assertNotIn('UNPACK', self.prepare())
+		self.assertTrue((self.src / '.replug-tarball').exists())
+
+	def test_a_tree_from_before_the_stamp_of_another_version_goes(self):
+		self.prepare()
+		(self.src / '.replug-tarball').unlink()
+		self.write_tarball(118, 'base')
+		self.assertIn('is Linux 6.12.118, the tree Linux 6.12.117', self.prepare())
+		self.assertIn('Linux 6.12.118', self.base_subject())
+
+	def base_subject(self) -> str:
+		return subprocess.run(['git', '-C', str(self.src), 'log', '-1',
+				       '--format=%s', 'base'], capture_output=True,
+				      text=True, check=True).stdout
 
 
 if __name__ == '__main__':
