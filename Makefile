@@ -43,7 +43,7 @@ SAMPLE_KO  := samples/replug/replug-sample.ko
 TESTBUS_KO := drivers/base/power/replug-testbus.ko
 PMTEST     := $(BUILD)/pmtest/pmtest
 
-.PHONY: all deps tree export-patches series series-build kernel pmtest \
+.PHONY: all deps tree export-patches series series-build kernel pmtest FORCE \
 	initramfs debug-kernel debug-initramfs run check check-full bench soak clean
 
 all: kernel initramfs
@@ -83,7 +83,14 @@ $(KOBJ)/.config: kernel/configs/replug.config patches/series $(wildcard patches/
 	$(KMAKE) -s replug.config
 	@scripts/check-config.sh kernel/configs/replug.config $@
 
-kernel: tree $(KOBJ)/.config
+# kbuild decides what to rebuild, so its targets are always asked for;
+# make then sees a new mtime, and repacks the initramfs, only when kbuild
+# (or pmtest's make) really wrote a file.
+FORCE:
+
+KERNEL_OUT := $(BZIMAGE) $(addprefix $(KOBJ)/,$(SAMPLE_KO) $(TESTBUS_KO))
+kernel: $(KERNEL_OUT)
+$(KERNEL_OUT) &: $(KOBJ)/.config FORCE | tree
 	$(KMAKE) bzImage modules
 
 # The debug kernel: replug.config plus replug-debug.config.
@@ -95,22 +102,38 @@ $(KOBJ_DEBUG)/.config: kernel/configs/replug.config kernel/configs/replug-debug.
 	@scripts/check-config.sh kernel/configs/replug.config $@
 	@scripts/check-config.sh kernel/configs/replug-debug.config $@
 
-debug-kernel: tree $(KOBJ_DEBUG)/.config
+KERNEL_DEBUG_OUT := $(BZIMAGE_DEBUG) $(addprefix $(KOBJ_DEBUG)/,$(SAMPLE_KO) $(TESTBUS_KO))
+debug-kernel: $(KERNEL_DEBUG_OUT)
+$(KERNEL_DEBUG_OUT) &: $(KOBJ_DEBUG)/.config FORCE | tree
 	$(KMAKE_DEBUG) bzImage modules
 
 # The userspace tool, and its unit tests, which make check runs.
-pmtest: deps
+PMTEST_OUT := $(PMTEST) $(BUILD)/pmtest/test-pmtest
+pmtest: $(PMTEST_OUT)
+$(PMTEST_OUT) &: FORCE | deps
 	$(MAKE) -C tools/pmtest O=$(BUILD)/pmtest all $(BUILD)/pmtest/test-pmtest
 
-initramfs: kernel pmtest
-	@echo "  GEN     $(INITRAMFS)"
-	@scripts/mkinitramfs.sh $(CURDIR) $(BUILD)/initramfs $(INITRAMFS) $(PMTEST) \
+# What mkinitramfs.sh copies besides the kernel and pmtest: the guest's
+# scripts, the rules, and the host's programs (a directory's mtime says a
+# file in it came or went, as a package upgrade does).
+INITRAMFS_IN := Makefile scripts/mkinitramfs.sh $(PMTEST) \
+	$(shell find tools/testing/replug/guest udev-rules) \
+	$(wildcard /bin/busybox /usr/lib/systemd/systemd-udevd /usr/bin/udevadm \
+		/usr/sbin/kexec /usr/sbin/ip /usr/lib/udev /usr/lib/udev/rules.d \
+		/usr/lib/udev/hwdb.bin /usr/lib/systemd/network/99-default.link \
+		/usr/lib/x86_64-linux-gnu)
+
+initramfs: $(INITRAMFS)
+$(INITRAMFS): $(KERNEL_OUT) $(INITRAMFS_IN)
+	@echo "  GEN     $@"
+	@scripts/mkinitramfs.sh $(CURDIR) $(BUILD)/initramfs $@ $(PMTEST) \
 		--modules $(addprefix $(KOBJ)/,$(SAMPLE_KO) $(TESTBUS_KO)) --boot $(BZIMAGE)
 
-debug-initramfs: debug-kernel pmtest
-	@echo "  GEN     $(INITRAMFS_DEBUG)"
-	@scripts/mkinitramfs.sh $(CURDIR) $(BUILD)/initramfs-debug $(INITRAMFS_DEBUG) \
-		$(PMTEST) --modules $(addprefix $(KOBJ_DEBUG)/,$(SAMPLE_KO) $(TESTBUS_KO)) \
+debug-initramfs: $(INITRAMFS_DEBUG)
+$(INITRAMFS_DEBUG): $(KERNEL_DEBUG_OUT) $(INITRAMFS_IN)
+	@echo "  GEN     $@"
+	@scripts/mkinitramfs.sh $(CURDIR) $(BUILD)/initramfs-debug $@ $(PMTEST) \
+		--modules $(addprefix $(KOBJ_DEBUG)/,$(SAMPLE_KO) $(TESTBUS_KO)) \
 		--boot $(BZIMAGE_DEBUG)
 
 run: deps kernel initramfs
