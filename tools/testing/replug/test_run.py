@@ -193,6 +193,50 @@ class SummaryTest(unittest.TestCase):
 		self.assertTrue(out.getvalue().rstrip().endswith('3 passed, 1 failed'))
 
 
+CHECKPATCH_OUT = '''CHECK: Alignment should match open parenthesis
+#3812: FILE: include/trace/events/replug.h:19:
++TRACE_EVENT(replug_device,
+
+WARNING: Missing a blank line after declarations
+#120: FILE: drivers/base/power/replug.c:40:
++	int x;
+
+CHECK: Lines should not end with a '('
+#130: FILE: drivers/base/power/replug.c:52:
++	foo(
+
+ERROR: Missing Signed-off-by: line(s)
+
+total: 1 errors, 1 warnings, 2 checks, 3774 lines checked
+'''
+
+
+class CheckpatchTest(unittest.TestCase):
+	def test_findings_name_their_file_and_line(self):
+		self.assertEqual(run.checkpatch_findings(CHECKPATCH_OUT), [
+			'drivers/base/power/replug.c:40: WARNING: Missing a blank '
+			'line after declarations',
+			"drivers/base/power/replug.c:52: CHECK: Lines should not end with a '('",
+			'ERROR: Missing Signed-off-by: line(s)'])
+
+	def test_checks_in_trace_event_headers_do_not_count(self):
+		trace_only = CHECKPATCH_OUT.split('\n\n')[0] + '\n\ntotal: 0 errors\n'
+		self.assertTrue(run.checkpatch_clean(trace_only, 1))
+		warning = trace_only.replace('CHECK:', 'WARNING:')
+		self.assertFalse(run.checkpatch_clean(warning, 1))
+
+	def test_a_checkpatch_that_did_not_finish_is_no_pass(self):
+		self.assertFalse(run.checkpatch_clean('', 0))
+		self.assertFalse(run.checkpatch_clean(
+			'total: 0 errors\nTraceback (most recent call last):\n', 0))
+
+	def test_the_explanation_stops_at_three(self):
+		out = '\n'.join(f'WARNING: w{i}\n#1: FILE: a.c:{i}:' for i in range(5))
+		self.assertEqual(run.checkpatch_explain(out, 1),
+				 ['a.c:0: WARNING: w0', 'a.c:1: WARNING: w1',
+				  'a.c:2: WARNING: w2', 'and 2 more'])
+
+
 class TierTest(unittest.TestCase):
 	def test_make_check_boots_no_debug_kernel(self):
 		self.assertFalse([b.name for b in run.tier_boots('check') if b.debug])
@@ -222,12 +266,20 @@ class StaticCheckTest(unittest.TestCase):
 
 	def test_findings_fail_the_check(self):
 		t = self.check(['echo', 'x.c:1: WARNING: y'],
-			       lambda t, rc: not run.CHECKPATCH_RE.search(t))
+			       lambda t, rc: 'WARNING' not in t)
 		self.assertEqual((t.passed, t.failed), (0, 1))
 
 	def test_clean_output_passes(self):
 		t = self.check(['true'], lambda t, rc: rc == 0 and not t)
 		self.assertEqual((t.passed, t.failed), (1, 0))
+
+	def test_a_failure_is_explained_by_its_own_function(self):
+		tally = run.Tally()
+		with contextlib.redirect_stdout(io.StringIO()):
+			run.static_check('probe', ['false'], Path('.'),
+					 lambda t, rc: rc == 0, tally,
+					 lambda t, rc: [f'status was {rc}'])
+		self.assertEqual(tally.failures[0].details, ['status was 1'])
 
 	def test_exit_status_counts(self):
 		t = self.check(['false'], lambda t, rc: rc == 0)
