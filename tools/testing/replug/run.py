@@ -67,6 +67,27 @@ DONE_MARK = 'REPLUG-GUEST-DONE'
 SWAP_STALL_NAMED_RE = re.compile(r'replug: swsusp_write\(\) has not returned after')
 # How long the host stalls the swap disk when the watchdog stays silent.
 SWAP_STALL_MAX_S = 120
+# A console that says nothing for this long is a hung guest: the longest
+# silence of a passing boot was 25 s (replug-testbus's 1,000-device walk,
+# 2026-12-07); the debug kernel runs about five times slower.  The host
+# then asks the kernel for its blocked tasks (SysRq-w) and ends the boot,
+# instead of waiting out the boot's whole timeout.
+QUIET_S = 300
+QUIET_S_DEBUG = 900
+# How long the blocked tasks' dump may take to reach the console.
+SYSRQ_DUMP_S = 15
+SYSRQ_BLOCKED_MARK = 'sysrq: Show Blocked State'
+# A task in the dump, and a frame of its stack.
+BLOCKED_TASK_RE = re.compile(r'task:(\S+)\s+state:D\b')
+STACK_FRAME_RE = re.compile(r'^\s*(?:\[\s*\d+\.\d+\]\s*)?(\? )?([a-z_]\w*)[\w.]*\+0x')
+# The scheduler's own frames say nothing of why a task waits.
+SCHED_FRAME_RE = re.compile(r'^(__schedule|schedule\w*|io_schedule\w*|'
+			    r'__mutex_lock\w*|mutex_lock\w*|__wait_for_common|'
+			    r'wait_for_completion\w*|rwsem_down_\w+|__down\w*|'
+			    r'__switch_to\w*|ret_from_fork\w*)$')
+# The guest's RTC alarm of pmtest's S3 is 5 s away; after this long in S3
+# the host wakes it and fails the boot, instead of waiting out the timeout.
+RTC_WAKE_MAX_S = 60
 # A halted guest stays on; the host ends QEMU when it says so.
 HALTED_MARK = 'reboot: System halted'
 # The trace of one replug cycle, written by the guest on its third serial port.
@@ -191,6 +212,9 @@ class Qmp(threading.Thread):
 		self.while_asleep: list = []
 		# The replies of human-monitor-command, in order.
 		self.monitor_replies: queue.Queue[str] = queue.Queue()
+		# Wakes the guest when its RTC alarm did not; how often it had to.
+		self.rtc_fallback: threading.Timer | None = None
+		self.rtc_missed = 0
 
 	def connect(self, deadline: float) -> None:
 		while time.monotonic() < deadline:
@@ -217,10 +241,16 @@ class Qmp(threading.Thread):
 	def monitor(self, command: str, timeout: float = 5) -> str:
 		"""What the QEMU monitor answers @command, '' if it does not."""
 		try:
-			self.command('human-monitor-command', command_line=command)
+			self.command('human-monitor-command', **{'command-line': command})
 			return self.monitor_replies.get(timeout=timeout)
 		except (OSError, queue.Empty):
 			return ''
+
+	def sysrq(self, key: str) -> None:
+		"""Press Alt-SysRq-@key on the guest's PS/2 keyboard: the kernel
+		answers on its console whatever its user space is doing."""
+		self.command('send-key', keys=[{'type': 'qcode', 'data': k}
+					       for k in ('alt', 'sysrq', key)])
 
 	def throttle_swap_writes(self, bytes_per_s: int) -> None:
 		"""Limit the swap disk's writes to @bytes_per_s, 0 for none."""
@@ -269,6 +299,13 @@ class Qmp(threading.Thread):
 				continue
 			if isinstance(msg.get('return'), str) and msg['return']:
 				self.monitor_replies.put(msg['return'])
+			if msg.get('event') == 'WAKEUP' and self.rtc_fallback:
+				self.rtc_fallback.cancel()
+				self.rtc_fallback = None
+			if msg.get('event') == 'SUSPEND' and not self.wakes_s3:
+				self.rtc_fallback = threading.Timer(RTC_WAKE_MAX_S,
+								    self._rtc_missed)
+				self.rtc_fallback.start()
 			if msg.get('event') == 'SUSPEND' and self.wakes_s3:
 				self.suspends += 1
 				# Give the guest time to finish entering S3.
@@ -277,6 +314,15 @@ class Qmp(threading.Thread):
 					change()
 				self.while_asleep = []
 				self.command('system_wakeup')
+
+
+	def _rtc_missed(self) -> None:
+		self.rtc_missed += 1
+		self.rtc_fallback = None
+		try:
+			self.command('system_wakeup')
+		except OSError:
+			pass
 
 
 def hardware_changes(qmp: Qmp, disk_dir: Path) -> list:
@@ -349,6 +395,10 @@ class Boot:
 	swap_stall: threading.Timer | None = None
 	# What QEMU said of each vCPU when the boot timed out.
 	cpus: list[str] = field(default_factory=list)
+	# Seconds of console silence that end the boot as hung, 0 for none.
+	quiet_s: int = QUIET_S
+	# When the console last said something (time.monotonic()).
+	last_output: float = 0.0
 
 	def hw_change(self) -> bool:
 		"""Whether the boot runs a test that changes the hardware."""
@@ -390,6 +440,9 @@ class Boot:
 		make_disks(self.out_dir)
 		deadline = time.monotonic() + self.timeout
 		self._run_qemu(self.qemu_cmd(), 'qemu.cmd', deadline)
+		if self.qmp and self.qmp.rtc_missed and not self.failure:
+			self.failure = (f'the RTC alarm did not wake S3 within {RTC_WAKE_MAX_S} s '
+					f'({self.qmp.rtc_missed} times): the host woke the guest')
 		if self.resume_append and not self.failure:
 			# The machine is off: what the guest finds when the image
 			# is restored need not be what it had.
@@ -417,6 +470,10 @@ class Boot:
 		timer = threading.Timer(max(deadline - time.monotonic(), 1),
 					self._timed_out, [proc])
 		timer.start()
+		self.last_output = time.monotonic()
+		if self.quiet_s:
+			threading.Thread(target=self._watch_quiet, args=(proc,),
+					 daemon=True).start()
 		self._read_console(proc)
 		proc.wait()
 		timer.cancel()
@@ -469,13 +526,50 @@ class Boot:
 		threading.Thread(target=self.qmp.press_power_button_until,
 				 args=(self.asleep, self.awake), daemon=True).start()
 
-	def _timed_out(self, proc: subprocess.Popen) -> None:
-		self.failure = f'guest did not finish within {self.timeout} s'
+	def _watch_quiet(self, proc: subprocess.Popen) -> None:
+		"""End the boot once its console has been quiet for quiet_s: a
+		hung guest costs minutes, not its whole timeout.  Before, the
+		kernel is asked for its blocked tasks, which the failure names."""
+		while proc.poll() is None:
+			quiet = time.monotonic() - self.last_output
+			if quiet < self.quiet_s:
+				time.sleep(min(self.quiet_s - quiet, 5) + 0.1)
+				continue
+			if self.failure:
+				return
+			last = next((l.strip() for l in reversed(self.console)
+				     if l.strip()), '(nothing)')
+			self.failure = (f'console quiet for {quiet:.0f} s (the limit) '
+					f'after: {last}')
+			self._note_cpus()
+			if self.qmp:
+				self._dump_blocked_tasks()
+			proc.kill()
+			return
+
+	def _dump_blocked_tasks(self) -> None:
+		"""SysRq-w, then wait for the dump: until it has begun and the
+		console is quiet again for a moment, at most SYSRQ_DUMP_S."""
+		seen = len(self.console)
+		self.qmp.sysrq('w')
+		sent = time.monotonic()
+		while time.monotonic() - sent < SYSRQ_DUMP_S:
+			time.sleep(0.5)
+			begun = any(SYSRQ_BLOCKED_MARK in l for l in self.console[seen:])
+			if begun and time.monotonic() - self.last_output > 2:
+				return
+
+	def _note_cpus(self) -> None:
 		if self.qmp:
 			# Idle (halted) vCPUs with nothing to run, or one spinning:
 			# the first thing to know of a hang.
 			self.cpus = [l.strip() for l in self.qmp.monitor('info cpus').splitlines()
 				     if l.strip()]
+
+	def _timed_out(self, proc: subprocess.Popen) -> None:
+		if not self.failure:
+			self.failure = f'guest did not finish within {self.timeout} s'
+			self._note_cpus()
 		proc.kill()
 
 	def _read_console(self, proc: subprocess.Popen) -> None:
@@ -483,6 +577,7 @@ class Boot:
 			for line in proc.stdout:
 				log.write(line)
 				log.flush()
+				self.last_output = time.monotonic()
 				self.console.append(line.rstrip('\n'))
 				if self.echo_console:
 					sys.stdout.write(line)
@@ -625,13 +720,39 @@ KTAP_RESULT_RE = re.compile(r'(not )?ok \d+ (.*)')
 
 
 def failure_context(ktap: list[str], console: list[str]) -> list[str]:
-	"""Where a failed boot's tests had got to, and the first stall report."""
+	"""Where a failed boot's tests had got to, the first stall report,
+	and the tasks the kernel found blocked."""
 	results = [l.strip() for l in ktap if KTAP_RESULT_RE.match(l.strip())]
 	context = [f'last result: {results[-1] if results else "none"}']
 	stalls = [l.strip() for l in console if STALL_RE.search(l)]
 	if stalls:
 		context.append(f'first stall report ({len(stalls)} in all): {stalls[0]}')
-	return context
+	return context + blocked_tasks(console)
+
+
+def blocked_tasks(console: list[str], most: int = 3) -> list[str]:
+	"""The tasks of the last SysRq-w dump, each with the first frames of
+	its stack that are not the scheduler's: 'blocked: rmmod in
+	pm_replug_unregister_bus < rt_exit < ...'."""
+	marks = [i for i, l in enumerate(console) if SYSRQ_BLOCKED_MARK in l]
+	if not marks:
+		return []
+	# Per task: its reliable frames, and the frames the unwinder marks
+	# '?' (every frame, with tinyconfig's guessing unwinder).
+	tasks: list[tuple[str, list[str], list[str]]] = []
+	for line in console[marks[-1] + 1:]:
+		m = BLOCKED_TASK_RE.search(line)
+		if m:
+			tasks.append((m.group(1), [], []))
+			continue
+		frame = STACK_FRAME_RE.match(line)
+		if tasks and frame and not SCHED_FRAME_RE.match(frame.group(2)):
+			tasks[-1][2 if frame.group(1) else 1].append(frame.group(2))
+	if not tasks:
+		return ['blocked: no task in D state (SysRq-w)']
+	return [f'blocked: {name} in {" < ".join((sure or guessed)[:5]) or "?"}'
+		for name, sure, guessed in tasks[:most]] + \
+		([f'blocked: and {len(tasks) - most} more'] if len(tasks) > most else [])
 
 
 # The guest's init names each test on the console as it starts it.
@@ -673,10 +794,14 @@ CONSOLE_EXCERPT = 4
 
 
 def console_excerpt(console: list[str]) -> list[str]:
-	"""The lines around the first kernel report, or the last lines."""
+	"""The lines around the first kernel report, or the last lines (before
+	the host asked for the blocked tasks, whose dump the report names)."""
 	hits = [i for i, l in enumerate(console) if PANIC_RE.search(l) or STALL_RE.search(l)]
-	start = hits[0] if hits else max(len(console) - CONSOLE_EXCERPT, 0)
-	return [l.strip() for l in console[start:start + CONSOLE_EXCERPT]]
+	dumps = [i for i, l in enumerate(console) if SYSRQ_BLOCKED_MARK in l]
+	if hits:
+		return [l.strip() for l in console[hits[0]:hits[0] + CONSOLE_EXCERPT]]
+	end = dumps[-1] if dumps else len(console)
+	return [l.strip() for l in console[max(end - CONSOLE_EXCERPT, 0):end]]
 
 
 def tally_boot(parser, boot: Boot, tally: Tally, documents: int = 1) -> None:
@@ -708,7 +833,7 @@ def tally_boot(parser, boot: Boot, tally: Tally, documents: int = 1) -> None:
 	if boot.failure:
 		context = failure_context(ktap, boot.console) + \
 			unfinished_tests(boot.tests, ktap, boot.console) + \
-			[f'vCPU at the timeout: {c}' for c in boot.cpus]
+			[f'vCPU when it was ended: {c}' for c in boot.cpus]
 		console = boot.out_dir / 'console.log'
 		tally.fail(f'boot {boot.name}: {boot.failure}',
 			   context + [f'console: {l}' for l in console_excerpt(boot.console)] +
@@ -814,6 +939,14 @@ class CheckBoot:
 	# The tier it belongs to: 'check' boots run in make check and make
 	# check-full, 'full' ones (the debug kernel's) in make check-full only.
 	tier: str = 'check'
+	# Where the guest's third serial port goes, when not the trace.
+	port3: str = ''
+	# Seconds of console silence that end it as hung, when not the
+	# kernel's default (QUIET_S, QUIET_S_DEBUG).
+	quiet: int = 0
+	# With must_fail: (what, pattern) the harness's report of the broken
+	# boot (its failure and the context it gives) must show.
+	broken_shows: list[tuple[str, str]] = field(default_factory=list)
 
 
 TIERS = ('check', 'full')
@@ -1061,6 +1194,13 @@ CHECK_BOOTS = [
 	# A guest whose init is missing panics: the harness must say so.
 	CheckBoot('harness-catches-panic', [], 'rdinit=/does-not-exist',
 		  must_fail=True),
+	# A guest hung in the kernel: the harness ends it once its console
+	# has been quiet a while and names the blocked task.
+	CheckBoot('harness-names-a-hang', ['harness-hang'], must_fail=True,
+		  quiet=20, broken_shows=[
+			  ('the quiet console ended it', r'^console quiet for \d+ s'),
+			  ('SysRq-w named the writer blocked behind the walk',
+			   r'^blocked: \S+ in .*dry_run_store')]),
 	# The soak, short, under KASAN, lockdep, kmemleak and friends.
 	soak_boot('soak', SOAK_CHECK),
 ]
@@ -1109,56 +1249,64 @@ def fsck_failure(image: Path) -> str:
 		f'e2fsck exit status {out.returncode}: {(out.stdout + out.stderr).strip()[-400:]}'
 
 
-def run_boot(args, parser, name: str, tests: list[str], append: str,
-	     must_fail: bool, tally: Tally,
-	     after_done: list[AfterDone] | None = None,
-	     timeline: list[str] | None = None, documents: int = 1,
-	     resume_append: str = '', svg_bars: int = 0, timeout: int = 0,
-	     port3: str = '', debug: bool = False, fsck: bool = False) -> Boot | None:
-	kernel, initrd = ((args.debug_kernel, args.debug_initrd) if debug else
+def run_boot(args, parser, b: 'CheckBoot', tally: Tally) -> Boot | None:
+	"""Boot @b, then count what it reports and check what it must show."""
+	kernel, initrd = ((args.debug_kernel, args.debug_initrd) if b.debug else
 			  (args.kernel, args.initrd))
 	if not (kernel and kernel.exists() and initrd and initrd.exists()):
-		tally.record(f'{name}: boots the {"debug " if debug else ""}kernel',
+		tally.record(f'{b.name}: boots the {"debug " if b.debug else ""}kernel',
 			     f'no kernel or initramfs: {kernel}, {initrd}')
 		return None
 	def new_boot() -> Boot:
-		return Boot(name, kernel, initrd, args.out / name, tests,
-			    max(args.timeout, timeout), append, args.console,
-			    resume_append=resume_append,
-			    port3=port3 or (PMTEST_SVG if svg_bars else SLEEPGRAPH_TRACE))
+		return Boot(b.name, kernel, initrd, args.out / b.name, b.tests,
+			    max(args.timeout, b.timeout), b.append, args.console,
+			    resume_append=b.resume_append,
+			    port3=b.port3 or (PMTEST_SVG if b.svg_bars else SLEEPGRAPH_TRACE),
+			    quiet_s=b.quiet or (QUIET_S_DEBUG if b.debug else QUIET_S))
 	boot = new_boot()
-	print(f'# booting {name}: tests {",".join(tests) or "(none)"}, '
+	print(f'# booting {b.name}: tests {",".join(b.tests) or "(none)"}, '
 	      f'logs in {boot.out_dir}', flush=True)
 	start = time.monotonic()
 	boot.run()
 	if boot.failure.startswith(QEMU_FAILED):
 		# The emulator broke, not the guest: once, the boot is run
 		# again, and the closing summary says so.
-		kept = boot.out_dir.with_name(f'{name}.qemu-failed')
+		kept = boot.out_dir.with_name(f'{b.name}.qemu-failed')
 		shutil.rmtree(kept, ignore_errors=True)
 		boot.out_dir.rename(kept)
-		tally.note(f'{name} booted twice: {boot.failure} (logs in {kept})')
+		tally.note(f'{b.name} booted twice: {boot.failure} (logs in {kept})')
 		boot = new_boot()
 		boot.run()
-	print(f'# {name}: {time.monotonic() - start:.0f} s of its {boot.timeout} s',
+	print(f'# {b.name}: {time.monotonic() - start:.0f} s of its {boot.timeout} s',
 	      flush=True)
-	if fsck:
-		tally.record(f'{name}: the ext4 data disk is clean (e2fsck -fn)',
+	if b.fsck:
+		tally.record(f'{b.name}: the ext4 data disk is clean (e2fsck -fn)',
 			     fsck_failure(boot.out_dir / 'data.img'))
-	if not must_fail:
-		tally_boot(parser, boot, tally, documents)
-		tally_after_done(boot, after_done or [], tally)
-		if timeline:
-			tally_timeline(boot, args.kernel_src, timeline, tally)
-		if svg_bars:
-			tally.record(f'{name}: pmtest report\'s SVG reached the host, '
-				     f'{svg_bars} bars or more ({boot.out_dir / PMTEST_SVG})',
-				     svg_failure(boot.out_dir / PMTEST_SVG, svg_bars))
+	if not b.must_fail:
+		tally_boot(parser, boot, tally, b.documents)
+		tally_after_done(boot, b.after_done, tally)
+		if b.timeline:
+			tally_timeline(boot, args.kernel_src, b.timeline, tally)
+		if b.svg_bars:
+			tally.record(f'{b.name}: pmtest report\'s SVG reached the host, '
+				     f'{b.svg_bars} bars or more ({boot.out_dir / PMTEST_SVG})',
+				     svg_failure(boot.out_dir / PMTEST_SVG, b.svg_bars))
 		return boot
-	tally.record(f'harness reports the broken guest {name} '
+	tally.record(f'harness reports the broken guest {b.name} '
 		     f'({boot.failure or "no failure seen"})',
 		     '' if boot.failure else 'the broken guest passed')
+	for desc, pattern in b.broken_shows:
+		tally.record(f'{b.name}: {desc}', broken_shows_failure(boot, pattern))
 	return boot
+
+
+def broken_shows_failure(boot: Boot, pattern: str) -> str:
+	"""Why what a broken boot must show is not there: @pattern matches
+	neither its failure nor a line of what the harness would report."""
+	report = [boot.failure] + failure_context([], boot.console)
+	if any(re.search(pattern, l) for l in report):
+		return ''
+	return f'/{pattern}/ not in: {" | ".join(report)[:300]}'
 
 
 PROJECT = Path(__file__).resolve().parents[3]
@@ -1488,16 +1636,16 @@ def print_boots() -> None:
 
 def run_command(args, parser, soak: 'CheckBoot', only: list[str], tally: Tally) -> None:
 	if args.command == 'boot':
-		run_boot(args, parser, 'guest', [t for t in args.tests.split(',') if t],
-			 args.append, False, tally)
+		run_boot(args, parser, CheckBoot(
+			'guest', [t for t in args.tests.split(',') if t], args.append),
+			 tally)
 	elif args.command == 'soak':
-		run_boot(args, parser, soak.name, soak.tests, soak.append, False, tally,
-			 documents=soak.documents, timeout=soak.timeout, debug=True,
-			 fsck=True)
+		run_boot(args, parser, soak, tally)
 	elif args.command == 'bench':
-		boot = run_boot(args, parser, 'bench', ['udev', 'bench'],
-				f'replug.bench={args.bench} {args.append}'.strip(), False,
-				tally, timeout=BENCH_TIMEOUT, port3=BENCH_RUNS)
+		boot = run_boot(args, parser, CheckBoot(
+			'bench', ['udev', 'bench'],
+			f'replug.bench={args.bench} {args.append}'.strip(),
+			timeout=BENCH_TIMEOUT, port3=BENCH_RUNS), tally)
 		if not boot:
 			print(tally.line())
 			return 1
@@ -1514,12 +1662,10 @@ def run_command(args, parser, soak: 'CheckBoot', only: list[str], tally: Tally) 
 			run_series_checks(args.kernel_src, tally)
 			run_docs_checks(args.kernel_src, tally)
 			run_compiler_checks(args.kernel_src, args.kernel_obj, tally)
-		for b in CHECK_BOOTS if only else tier_boots(args.tier):
-			if not only or b.name in only:
-				run_boot(args, parser, b.name, b.tests, b.append,
-					 b.must_fail, tally, b.after_done, b.timeline,
-					 b.documents, b.resume_append, b.svg_bars, b.timeout,
-					 debug=b.debug, fsck=b.fsck)
+		boots = ([b for b in CHECK_BOOTS if b.name in only] if only else
+			 tier_boots(args.tier))
+		for b in boots:
+			run_boot(args, parser, b, tally)
 
 
 if __name__ == '__main__':

@@ -237,6 +237,113 @@ class CheckpatchTest(unittest.TestCase):
 				  'a.c:2: WARNING: w2', 'and 2 more'])
 
 
+SYSRQ_DUMP = '''[  120.100000] rt0: unplug fault fires (poweroff): hang 600000
+[  150.000000] sysrq: Show Blocked State
+[  150.000100] task:sh              state:D stack:0     pid:95    tgid:95    ppid:1      flags:0x00004000
+[  150.000200] Call Trace:
+[  150.000300]  <TASK>
+[  150.000400]  __schedule+0x2a1/0x5f0
+[  150.000500]  ? __mutex_lock.constprop.0+0x3a3/0x6b0
+[  150.000600]  schedule+0x27/0xa0
+[  150.000700]  schedule_preempt_disabled+0x15/0x30
+[  150.000800]  __mutex_lock.constprop.0+0x3a3/0x6b0
+[  150.000900]  lock_system_sleep+0x1c/0x30
+[  150.001000]  dry_run_store+0x5b/0x120
+[  150.001100]  kernfs_fop_write_iter+0x13a/0x1d0
+[  150.001200]  vfs_write+0x2b4/0x470
+[  150.001300]  ksys_write+0x6d/0xf0
+[  150.001400]  </TASK>
+[  150.001500] task:kworker/u8:1    state:D stack:0     pid:40    tgid:40    ppid:2      flags:0x00004000
+[  150.001600]  __schedule+0x2a1/0x5f0
+[  150.001700]  async_synchronize_cookie_domain+0x90/0x140
+'''.splitlines()
+
+
+class BlockedTasksTest(unittest.TestCase):
+	def test_each_task_with_its_own_frames(self):
+		self.assertEqual(run.blocked_tasks(SYSRQ_DUMP), [
+			'blocked: sh in lock_system_sleep < dry_run_store < '
+			'kernfs_fop_write_iter < vfs_write < ksys_write',
+			'blocked: kworker/u8:1 in async_synchronize_cookie_domain'])
+
+	def test_a_guessing_unwinder_frames_are_taken_when_there_are_no_others(self):
+		guessed = [l.replace('  __', '  ? __').replace('  lock_', '  ? lock_')
+			   .replace("  dry_", "  ? dry_") for l in SYSRQ_DUMP[:12]]
+		self.assertEqual(run.blocked_tasks(guessed), [
+			'blocked: sh in lock_system_sleep < dry_run_store'])
+
+	def test_the_last_dump_counts(self):
+		again = SYSRQ_DUMP + ['[  160.000000] sysrq: Show Blocked State']
+		self.assertEqual(run.blocked_tasks(again),
+				 ['blocked: no task in D state (SysRq-w)'])
+
+	def test_the_console_excerpt_is_what_came_before_the_dump(self):
+		self.assertEqual(run.console_excerpt(SYSRQ_DUMP),
+				 [SYSRQ_DUMP[0].strip()])
+
+	def test_no_dump_no_lines(self):
+		self.assertEqual(run.blocked_tasks(SYSRQ_DUMP[:1]), [])
+
+	def test_a_failure_report_names_them(self):
+		self.assertIn('blocked: kworker/u8:1 in async_synchronize_cookie_domain',
+			      run.failure_context([], SYSRQ_DUMP))
+
+
+class FakeProc:
+	"""A QEMU that runs until killed."""
+	def __init__(self):
+		self.killed = False
+
+	def poll(self):
+		return 0 if self.killed else None
+
+	def kill(self):
+		self.killed = True
+
+
+class QuietConsoleTest(unittest.TestCase):
+	def boot(self, quiet_s):
+		b = run.Boot('hung', Path('k'), Path('i'), Path('/nonexistent'), [],
+			     quiet_s=quiet_s)
+		b.console = ['replug guest: running harness-hang', 'hanging on purpose']
+		b.last_output = time.monotonic()
+		return b
+
+	def test_a_quiet_console_ends_the_boot_and_says_after_what(self):
+		b, proc = self.boot(1), FakeProc()
+		b._watch_quiet(proc)
+		self.assertTrue(proc.killed)
+		self.assertRegex(b.failure, r'^console quiet for 1 s \(the limit\) '
+				 r'after: hanging on purpose$')
+
+	def test_a_failure_already_known_is_kept(self):
+		b, proc = self.boot(1), FakeProc()
+		b.failure = 'kernel reported: BUG: x'
+		b._watch_quiet(proc)
+		self.assertEqual(b.failure, 'kernel reported: BUG: x')
+
+	def test_output_keeps_it_running(self):
+		b, proc = self.boot(2), FakeProc()
+		def talk():
+			for _ in range(4):
+				time.sleep(0.5)
+				b.last_output = time.monotonic()
+			proc.kill()
+		t = threading.Thread(target=talk)
+		t.start()
+		b._watch_quiet(proc)
+		t.join()
+		self.assertEqual(b.failure, '')
+
+	def test_broken_shows_reads_the_failure_and_its_context(self):
+		b = self.boot(1)
+		b.failure = 'console quiet for 20 s (the limit) after: x'
+		b.console = SYSRQ_DUMP
+		self.assertEqual(run.broken_shows_failure(b, r'^console quiet for \d+ s'), '')
+		self.assertEqual(run.broken_shows_failure(b, r'^blocked: \S+ in .*dry_run_store'), '')
+		self.assertIn('not in', run.broken_shows_failure(b, r'^blocked: rmmod'))
+
+
 class TierTest(unittest.TestCase):
 	def test_make_check_boots_no_debug_kernel(self):
 		self.assertFalse([b.name for b in run.tier_boots('check') if b.debug])
@@ -497,6 +604,34 @@ class PowerButtonTest(unittest.TestCase):
 		self.assertFalse(self.awake.is_set())
 
 
+class RtcFallbackTest(unittest.TestCase):
+	"""A guest its RTC alarm left in S3 is woken by the host."""
+
+	def run_events(self, events: list[str]) -> tuple[run.Qmp, list[str]]:
+		tmp = tempfile.TemporaryDirectory()
+		self.addCleanup(tmp.cleanup)
+		qmp = run.Qmp(Path(tmp.name) / 'qmp.sock', Path(tmp.name) / 'qmp.log')
+		qmp.reader = io.StringIO(''.join(e + '\n' for e in events))
+		sent = []
+		qmp.command = lambda name, **args: sent.append(name)
+		qmp.wakes_s3 = False
+		saved, run.RTC_WAKE_MAX_S = run.RTC_WAKE_MAX_S, 0.05
+		try:
+			qmp.read_events()
+			time.sleep(0.3)
+		finally:
+			run.RTC_WAKE_MAX_S = saved
+		return qmp, sent
+
+	def test_an_alarm_that_never_came_is_replaced_and_counted(self):
+		qmp, sent = self.run_events(['{"event": "SUSPEND"}'])
+		self.assertEqual((qmp.rtc_missed, sent), (1, ['system_wakeup']))
+
+	def test_an_alarm_that_came_leaves_the_host_out(self):
+		qmp, sent = self.run_events(['{"event": "SUSPEND"}', '{"event": "WAKEUP"}'])
+		self.assertEqual((qmp.rtc_missed, sent), (0, []))
+
+
 class QemuFailureTest(unittest.TestCase):
 	def test_qemu_aborting_is_named_in_its_words(self):
 		console = ['[   52.37] e1000e 0000:01:00.0: enabling device (0000 -> 0002)',
@@ -526,10 +661,23 @@ class MonitorTest(unittest.TestCase):
 		qmp = self.qmp(['{"return": {}}',
 				'{"event": "RESET", "data": {}}',
 				'{"return": "* CPU #0: pc=0xffffffff81a0b2c4 (halted) thread_id=7\\r\\n"}'])
-		qmp.command = lambda name, **args: None
+		sent = []
+		qmp.command = lambda name, **args: sent.append((name, args))
 		qmp.read_events()
 		self.assertEqual(qmp.monitor('info cpus'),
 				 '* CPU #0: pc=0xffffffff81a0b2c4 (halted) thread_id=7\r\n')
+		# QMP spells it with a dash: command_line was refused once.
+		self.assertEqual(sent, [('human-monitor-command',
+					 {'command-line': 'info cpus'})])
+
+	def test_sysrq_is_one_chord(self):
+		qmp = self.qmp([])
+		sent = []
+		qmp.command = lambda name, **args: sent.append((name, args))
+		qmp.sysrq('w')
+		self.assertEqual(sent, [('send-key', {'keys': [
+			{'type': 'qcode', 'data': 'alt'}, {'type': 'qcode', 'data': 'sysrq'},
+			{'type': 'qcode', 'data': 'w'}]})])
 
 	def test_no_reply_is_an_empty_answer(self):
 		qmp = self.qmp([])
@@ -553,7 +701,7 @@ class MonitorTest(unittest.TestCase):
 		details = t.failures[-1].details
 		self.assertIn('running when it ended: s3', details)
 		for cpu in cpus:
-			self.assertIn(f'vCPU at the timeout: {cpu}', details)
+			self.assertIn(f'vCPU when it was ended: {cpu}', details)
 
 
 class SvgTest(unittest.TestCase):
