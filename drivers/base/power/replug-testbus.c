@@ -232,6 +232,30 @@ static struct rt_action rt_take(struct rt_node *node, enum rt_phase phase)
 	return act;
 }
 
+/*
+ * A hang ends when its time is up or when it is released: a test that
+ * holds a walk with a hang lets it go when it has seen what it wanted,
+ * instead of guessing how long that takes.  Writing "off" for any device
+ * and phase, or unloading the module, releases every hang in progress.
+ */
+static atomic_t rt_hang_releases = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(rt_hang_released);
+
+static void rt_release_hangs(void)
+{
+	atomic_inc(&rt_hang_releases);
+	wake_up_all(&rt_hang_released);
+}
+
+static void rt_hang(u32 ms)
+{
+	int releases = atomic_read(&rt_hang_releases);
+
+	wait_event_interruptible_timeout(rt_hang_released,
+					 atomic_read(&rt_hang_releases) != releases,
+					 msecs_to_jiffies(ms));
+}
+
 /* Return: what the callback returns: the fault's -errno, or 0. */
 static int rt_act(struct device *dev, enum rt_phase phase,
 		  const struct rt_action *act)
@@ -253,7 +277,7 @@ static int rt_act(struct device *dev, enum rt_phase phase,
 		 why, rt_fault_names[fault->kind], fault->value);
 	if (fault->kind == RT_FAULT_ERROR)
 		return -(int)fault->value;
-	msleep_interruptible(fault->value);
+	rt_hang(fault->value);
 	return 0;
 }
 
@@ -852,6 +876,8 @@ static int rt_fault_store(char **words, int n)
 	/* Arming again keeps the count; "off" forgets the fault. */
 	if (fault.armed)
 		fault.fired = node->faults[phase].fired;
+	else
+		rt_release_hangs();
 	node->faults[phase] = fault;
 	return 0;
 }
@@ -1136,6 +1162,8 @@ module_init(rt_init);
 
 static void __exit rt_exit(void)
 {
+	/* A walk held in one of our devices would hold up the unload. */
+	rt_release_hangs();
 	/* Waits for writers under way, so none builds a tree behind us. */
 	debugfs_remove(rt_debugfs);
 	scoped_guard(mutex, &rt_tree_lock)
