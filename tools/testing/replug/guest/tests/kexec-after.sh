@@ -15,9 +15,17 @@ for mac in 52:54:00:00:00:11 52:54:00:00:00:12; do
 	nic=$(nic_by_mac $mac)
 	/usr/sbin/ip link set dev "$nic" up
 done
-sleep 2
+# carrier_up NIC: the link comes up within 30 s.
+carrier_up() {
+	local tries=0
+	until [ "$(cat "/sys/class/net/$1/carrier" 2> /dev/null)" = 1 ]; do
+		tries=$((tries + 1))
+		[ $tries -lt 300 ] || { echo "carrier $(cat "/sys/class/net/$1/carrier")"; return 1; }
+		usleep 100000
+	done
+}
 for mac in 52:54:00:00:00:11 52:54:00:00:00:12; do
 	nic=$(nic_by_mac $mac)
-	expect_eq "$nic ($mac) links up" 1 "$(cat /sys/class/net/$nic/carrier)"
+	expect "$nic ($mac) links up" carrier_up "$nic"
 done
 expect "NICs pass traffic after the kexec" nic_pair_ping

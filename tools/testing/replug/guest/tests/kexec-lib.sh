@@ -24,7 +24,10 @@ nic_pair_ping() {
 	e1000e=$(nic_by_mac 52:54:00:00:00:12) || { echo "no e1000e"; return 1; }
 	unshare -n sleep 600 &
 	holder=$!
-	sleep 1
+	# The holder has its own namespace once unshare has exec'd sleep.
+	until [ "$(readlink /proc/$holder/ns/net)" != "$(readlink /proc/self/ns/net)" ]; do
+		usleep 100000
+	done
 	/usr/sbin/ip link set dev "$e1000e" netns "$holder" &&
 	nsenter -t "$holder" -n /usr/sbin/ip addr add "$KEXEC_NS_ADDR/24" dev "$e1000e" &&
 	nsenter -t "$holder" -n /usr/sbin/ip link set dev "$e1000e" up &&

@@ -14,17 +14,6 @@
 
 . /replug/tests/replug-lib.sh
 
-# wait_until COMMAND...: COMMAND succeeds within 30 s.
-wait_until() {
-	local tries=0
-	while [ $tries -lt 30 ]; do
-		"$@" && return 0
-		tries=$((tries + 1))
-		sleep 1
-	done
-	return 1
-}
-
 # wait_for PATH: PATH shows up within 30 s.
 wait_for() {
 	wait_until test -e "$1"
@@ -87,8 +76,6 @@ hw_after() {
 	expect "the NIC plugged in while asleep was probed" wait_for_nic 52:54:00:00:00:13
 	expect "the virtio disk's new filesystem was found" \
 		wait_for /dev/disk/by-label/replug-vdisk-b
-	udevadm settle --timeout=30
-	sleep 1
 	uevent_unwatch /tmp/hw.raw /tmp/hw.events
 
 	usb_new=$(devpath_of /dev/disk/by-label/replug-usb2)

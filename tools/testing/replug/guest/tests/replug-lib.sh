@@ -29,18 +29,48 @@ replug_setup_disks() {
 # The udev event log, one line per event: ACTION DEVPATH and its PM_ keys.
 uevent_log() {
 	awk '/^ACTION=/ { a = $0 } /^DEVPATH=/ { d = $0 } /^PM_/ { p = p " " $0 }
+	     /^SYNTH_ARG_REPLUG_MARK=/ { a = "" }
 	     /^$/ { if (a != "") print a " " d p; a = ""; d = ""; p = "" }' "$1"
+}
+
+# wait_until COMMAND...: COMMAND succeeds within 30 s.
+wait_until() {
+	local tries=0
+	until "$@"; do
+		tries=$((tries + 1))
+		[ $tries -lt 300 ] || return 1
+		usleep 100000
+	done
+}
+
+# wait_in_file FILE REGEX: a line of FILE matches within 30 s.
+wait_in_file() {
+	local tries=0
+	until grep -q "$2" "$1" 2> /dev/null; do
+		tries=$((tries + 1))
+		[ $tries -lt 300 ] || { echo "no /$2/ in $1 after 30 s"; return 1; }
+		usleep 100000
+	done
 }
 
 # uevent_watch RAW: record the events udev handles, with their properties,
 # into RAW until uevent_unwatch RAW EVENTS turns them into a uevent_log.
+# The monitor listens once it has named its source.
 uevent_watch() {
 	udevadm monitor --udev --property > "$1" &
 	UEVENT_MONITOR=$!
-	sleep 1
+	wait_in_file "$1" '^UDEV - '
 }
 
+# Once udev has handled every event, a synthetic one sent after them all
+# (which uevent_log leaves out) shows that the monitor has written them
+# down too.
 uevent_unwatch() {
+	local uuid
+	udevadm settle --timeout=60
+	uuid=$(cat /proc/sys/kernel/random/uuid)
+	echo "change $uuid REPLUG_MARK=1" > /sys/devices/virtual/mem/null/uevent
+	wait_in_file "$1" "^SYNTH_UUID=$uuid"
 	kill $UEVENT_MONITOR
 	uevent_log "$1" > "$2"
 }
@@ -137,7 +167,6 @@ replug_cycle() {
 	fi
 
 	expect "every device came back" wait_for_inventory /tmp/inventory.before
-	sleep 1
 	uevent_unwatch /tmp/uevents.raw /tmp/uevents
 	{
 		echo "replug guest: udev handled $(grep -c PM_REPLUG=1 /tmp/uevents) replug events, among them:"
