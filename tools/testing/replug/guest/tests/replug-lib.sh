@@ -29,7 +29,7 @@ replug_setup_disks() {
 # The udev event log, one line per event: ACTION DEVPATH and its PM_ keys.
 uevent_log() {
 	awk '/^ACTION=/ { a = $0 } /^DEVPATH=/ { d = $0 } /^PM_/ { p = p " " $0 }
-	     /^SYNTH_ARG_REPLUG_MARK=/ { a = "" }
+	     /^SYNTH_ARG_REPLUGMARK=/ { a = "" }
 	     /^$/ { if (a != "") print a " " d p; a = ""; d = ""; p = "" }' "$1"
 }
 
@@ -57,20 +57,24 @@ wait_in_file() {
 # into RAW until uevent_unwatch RAW EVENTS turns them into a uevent_log.
 # The monitor listens once it has named its source.
 uevent_watch() {
+	local out
 	udevadm monitor --udev --property > "$1" &
 	UEVENT_MONITOR=$!
-	wait_in_file "$1" '^UDEV - '
+	out=$(wait_in_file "$1" '^UDEV - ')
+	[ -z "$out" ] || ktap_result "the udev monitor listens" 1 "$out"
 }
 
 # Once udev has handled every event, a synthetic one sent after them all
 # (which uevent_log leaves out) shows that the monitor has written them
-# down too.
+# down too.  Its argument's name is letters and digits only: the kernel
+# refuses any other.
 uevent_unwatch() {
-	local uuid
+	local uuid out
 	udevadm settle --timeout=60
 	uuid=$(cat /proc/sys/kernel/random/uuid)
-	echo "change $uuid REPLUG_MARK=1" > /sys/devices/virtual/mem/null/uevent
-	wait_in_file "$1" "^SYNTH_UUID=$uuid"
+	out=$( (echo "change $uuid REPLUGMARK=1" > /sys/devices/virtual/mem/null/uevent &&
+		wait_in_file "$1" "^SYNTH_UUID=$uuid") 2>&1)
+	[ -z "$out" ] || ktap_result "the udev monitor saw the marker event" 1 "$out"
 	kill $UEVENT_MONITOR
 	uevent_log "$1" > "$2"
 }
