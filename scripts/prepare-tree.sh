@@ -30,14 +30,17 @@ git_in() { git -C "$1" -c user.name=replug -c user.email=replug@localhost "${@:2
 # linux-source-6.12 gives another, and the tree is unpacked again, so that
 # nothing is tested against another kernel than a fresh clone would get.
 tarball_id() { stat -c '%s %Y' "$1"; }
+
+# makefile_version: the kernel version a top-level Makefile on stdin names.
+makefile_version() {
+	awk -F' = ' '$1 == "VERSION" {v = $2} $1 == "PATCHLEVEL" {p = $2}
+		     $1 == "SUBLEVEL" {print v "." p "." $2; exit}'
+}
 tarball_version() {
 	tar -xJOf "$1" --wildcards '*/Makefile' --no-wildcards-match-slash |
-		awk -F' = ' '$1 == "VERSION" {v = $2} $1 == "PATCHLEVEL" {p = $2}
-			     $1 == "SUBLEVEL" {print v "." p "." $2; exit}'
+		makefile_version
 }
-tree_version() { git -C "$1" show base:Makefile | awk -F' = ' '
-	$1 == "VERSION" {v = $2} $1 == "PATCHLEVEL" {p = $2}
-	$1 == "SUBLEVEL" {print v "." p "." $2; exit}'; }
+tree_version() { git -C "$1" show base:Makefile | makefile_version; }
 
 # A tree from before the stamp: kept if its version is the tarball's.
 if [ $export_series = 0 ] && [ -d "$src/.git" ] && [ ! -f "$src/.replug-tarball" ]; then

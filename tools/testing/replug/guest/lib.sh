@@ -46,6 +46,31 @@ resume_from_swap() {
 	echo "replug guest: no swap disk to resume from"
 }
 
+# wait_until COMMAND...: poll COMMAND every 0.1 s until it succeeds.  The
+# waits it serves end within a few seconds even under the debug kernel, so
+# after 30 s it fails, saying which command it gave up on.
+wait_until() {
+	local tries=0
+	until "$@"; do
+		tries=$((tries + 1))
+		if [ $tries -ge 300 ]; then
+			echo "still failing after 30 s: $*" >&2
+			return 1
+		fi
+		usleep 100000
+	done
+}
+
+# wait_in_file FILE REGEX: a line of FILE matches within 30 s.
+wait_in_file() {
+	wait_until grep -qs -- "$2" "$1"
+}
+
+# dmesg_has TEXT: the kernel log holds TEXT.
+dmesg_has() {
+	dmesg | grep -qF -- "$1"
+}
+
 udev_start() {
 	/usr/lib/systemd/systemd-udevd --daemon --resolve-names=never
 	udevadm trigger --type=subsystems --action=add

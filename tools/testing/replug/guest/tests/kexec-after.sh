@@ -17,12 +17,7 @@ for mac in 52:54:00:00:00:11 52:54:00:00:00:12; do
 done
 # carrier_up NIC: the link comes up within 30 s.
 carrier_up() {
-	local tries=0
-	until [ "$(cat "/sys/class/net/$1/carrier" 2> /dev/null)" = 1 ]; do
-		tries=$((tries + 1))
-		[ $tries -lt 300 ] || { echo "carrier $(cat "/sys/class/net/$1/carrier")"; return 1; }
-		usleep 100000
-	done
+	wait_until grep -qsx 1 "/sys/class/net/$1/carrier"
 }
 for mac in 52:54:00:00:00:11 52:54:00:00:00:12; do
 	nic=$(nic_by_mac $mac)

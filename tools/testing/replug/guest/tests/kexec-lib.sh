@@ -15,6 +15,11 @@ nic_by_mac() {
 	return 1
 }
 
+# netns_of_own PID: PID has left this network namespace for one of its own.
+netns_of_own() {
+	[ "$(readlink "/proc/$1/ns/net")" != "$(readlink /proc/self/ns/net)" ]
+}
+
 # nic_pair_ping: the e1000 in this network namespace and the e1000e in a
 # namespace of its own, both on QEMU's hub, must reach each other.  The
 # e1000e goes back to this namespace when its namespace dies.
@@ -25,9 +30,7 @@ nic_pair_ping() {
 	unshare -n sleep 600 &
 	holder=$!
 	# The holder has its own namespace once unshare has exec'd sleep.
-	until [ "$(readlink /proc/$holder/ns/net)" != "$(readlink /proc/self/ns/net)" ]; do
-		usleep 100000
-	done
+	wait_until netns_of_own "$holder" &&
 	/usr/sbin/ip link set dev "$e1000e" netns "$holder" &&
 	nsenter -t "$holder" -n /usr/sbin/ip addr add "$KEXEC_NS_ADDR/24" dev "$e1000e" &&
 	nsenter -t "$holder" -n /usr/sbin/ip link set dev "$e1000e" up &&
@@ -39,7 +42,7 @@ nic_pair_ping() {
 	kill "$holder"
 	wait "$holder" 2>/dev/null
 	# The namespace is gone once its last process is; so is the link in it.
-	while [ ! -e "/sys/class/net/$e1000e" ]; do sleep 1; done
+	wait_until test -e "/sys/class/net/$e1000e" || status=1
 	return $status
 }
 

@@ -72,7 +72,6 @@ echo "$id probe error=5" > $tb/fault
 echo mem > /sys/power/state
 ktap_result "probe error at rt$id: the transition itself succeeds" $? ""
 # Probing is asynchronous: the failure is logged when it is done.
-dmesg_has() { dmesg | grep -q "$1"; }
 expect "probe error at rt$id: the driver core names it" wait_until \
 	dmesg_has "rt$id: probe with driver replug_test failed with error -5"
 echo "rt$id" > /sys/bus/replug_test/drivers_probe

@@ -33,26 +33,6 @@ uevent_log() {
 	     /^$/ { if (a != "") print a " " d p; a = ""; d = ""; p = "" }' "$1"
 }
 
-# wait_until COMMAND...: COMMAND succeeds within 30 s.
-wait_until() {
-	local tries=0
-	until "$@"; do
-		tries=$((tries + 1))
-		[ $tries -lt 300 ] || return 1
-		usleep 100000
-	done
-}
-
-# wait_in_file FILE REGEX: a line of FILE matches within 30 s.
-wait_in_file() {
-	local tries=0
-	until grep -q "$2" "$1" 2> /dev/null; do
-		tries=$((tries + 1))
-		[ $tries -lt 300 ] || { echo "no /$2/ in $1 after 30 s"; return 1; }
-		usleep 100000
-	done
-}
-
 # uevent_watch RAW: record the events udev handles, with their properties,
 # into RAW until uevent_unwatch RAW EVENTS turns them into a uevent_log.
 # The monitor listens once it has named its source.
@@ -60,7 +40,7 @@ uevent_watch() {
 	local out
 	udevadm monitor --udev --property > "$1" &
 	UEVENT_MONITOR=$!
-	out=$(wait_in_file "$1" '^UDEV - ')
+	out=$(wait_in_file "$1" '^UDEV - ' 2>&1)
 	[ -z "$out" ] || ktap_result "the udev monitor listens" 1 "$out"
 }
 

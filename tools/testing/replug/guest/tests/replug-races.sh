@@ -28,18 +28,13 @@ held=$((devices / 2))
 # exit status lands in /tmp/dry.status when it ends.  Run in this shell,
 # not in a command substitution, which would wait for the dry run too.
 hold_walk() {
-	local tries=0
 	rm -f /tmp/dry.status
 	dmesg -c > /dev/null
 	echo "$held unplug hang=$hang_ms" > $tb/fault
 	(echo poweroff > /sys/power/replug/dry_run 2> /tmp/dry.err
 	 echo $? > /tmp/dry.status) > /dev/null 2>&1 &
 	dry=$!
-	until dmesg | grep -q "rt$held: unplug fault fires (poweroff): hang"; do
-		tries=$((tries + 1))
-		[ $tries -lt 300 ] || return 1
-		usleep 100000
-	done
+	wait_until dmesg_has "rt$held: unplug fault fires (poweroff): hang"
 }
 
 expect_walk_held() {
