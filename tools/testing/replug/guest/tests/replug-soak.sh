@@ -15,11 +15,22 @@
 kmemleak=/sys/kernel/debug/kmemleak
 tree=$(soak_count tree)
 
+# soak_sysfs: the entries under /sys/devices, with the numbers the kernel
+# hands out anew at each registration (SCSI hosts, inputs, HID devices,
+# ATA ports, disk letters) left out: a device that comes back may get
+# other ones, as probing is asynchronous and HID's never repeat.  A leak
+# shows as one entry more, not as another name.
+soak_sysfs() {
+	find /sys/devices |
+		sed -E -e 's/\.[0-9A-F]{4}(\/|$)/.HID\1/' -e 's/[0-9]+/N/g' \
+		       -e 's/(^|\/)(sd|vd|sr)[a-z]+/\1\2X/g' | sort
+}
+
 # soak_snapshot DIR: what must not grow from one cycle to the next.
 soak_snapshot() {
 	mkdir -p "$1"
 	inventory > "$1/inventory"
-	find /sys/devices | sort > "$1/sysfs"
+	soak_sysfs > "$1/sysfs"
 	grep . /sys/module/*/refcnt > "$1/refcnt"
 	awk '/^(kmalloc-|kernfs_node_cache)/ { n += $2 } END { print n }' \
 		/proc/slabinfo > "$1/slab"
